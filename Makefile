@@ -1,0 +1,46 @@
+# page_pool: a recycling page allocator for NIC RX rings, built and tested
+# inside a Linux 6.1 tree. See README.md.
+#
+# POOL=base runs everything against the base tree's own page_pool,
+# POOL=ours against ours.
+POOL ?= base
+LOGS := build/logs/$(POOL)
+
+.PHONY: all run test deps kunit-um kunit-x86_64 selftest-um check clean \
+	distclean
+
+all: run
+
+deps:
+	@scripts/install-deps.sh
+
+# The main job: build the UML kernel, run the suites, summarise.
+run: deps
+	@scripts/run.sh $(POOL)
+
+# Everything CI checks; the last line is 'N passed, N failed'.
+test: deps
+	@scripts/test.sh $(POOL)
+
+kunit-um: deps
+	@scripts/kunit-um.sh $(POOL) $(LOGS)/kunit-um.log
+	@scripts/summarize.py $(LOGS)/kunit-um.log
+
+kunit-x86_64: deps
+	@scripts/kunit-x86_64.sh $(POOL) $(LOGS)/kunit-x86_64.log
+	@scripts/summarize.py $(LOGS)/kunit-x86_64.log
+
+selftest-um: deps
+	@scripts/selftest-um.sh $(POOL) $(LOGS)/selftest-um.log
+	@scripts/summarize.py $(LOGS)/selftest-um.log
+
+check: deps
+	@scripts/check.sh $(POOL) $(LOGS)/check.log
+	@scripts/summarize.py $(LOGS)/check.log
+
+# Build folders are kept between runs: 'clean' drops only the logs.
+clean:
+	rm -rf build/logs
+
+distclean:
+	rm -rf build

@@ -1,0 +1,908 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit contract suite for the page_pool API, as the 6.1 callers use it:
+ * creation checks, the alloc cache and the return ring, fragments, skb
+ * and XDP recycling, NUMA, teardown with pages in flight, and stats.
+ *
+ * Each case owns one pool, created through pp_ctx_create(). The exit
+ * handler destroys it and checks that it is really freed, so every case
+ * also proves that it got all its pages back to the pool.
+ */
+#include <kunit/test.h>
+#include <linux/bpf.h>
+#include <linux/device.h>
+#include <linux/etherdevice.h>
+#include <linux/ethtool.h>
+#include <linux/mm.h>
+#include <linux/netdevice.h>
+#include <linux/skbuff.h>
+#include <net/page_pool.h>
+#include <net/xdp.h>
+
+#include "page_pool_test.h"
+
+#define PP_TEST_NR	8
+
+struct pp_ctx {
+	struct page_pool *pool;
+	struct pp_test_release release;
+	bool watched;
+	struct page *pages[PP_TEST_NR];
+};
+
+static struct device *pp_test_dev;
+
+static struct page_pool_params pp_params(unsigned int order)
+{
+	return (struct page_pool_params) {
+		.order = order,
+		.pool_size = 64,
+		.nid = NUMA_NO_NODE,
+		.dma_dir = DMA_FROM_DEVICE,
+	};
+}
+
+/* Create the case's pool and watch for its release. */
+static struct page_pool *pp_ctx_create(struct kunit *test,
+				       const struct page_pool_params *p)
+{
+	struct pp_ctx *ctx = test->priv;
+	struct page_pool *pool = page_pool_create(p);
+
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR_OR_NULL(pool),
+			       "page_pool_create: %ld", PTR_ERR(pool));
+	ctx->pool = pool;
+	pp_test_watch_release(pool, &ctx->release);
+	ctx->watched = true;
+	return pool;
+}
+
+/* Create a pool that an XDP memory model will own: xdp.c installs its
+ * own disconnect callback, so this one is not watched.
+ */
+static struct page_pool *pp_ctx_create_unwatched(struct kunit *test,
+						 const struct page_pool_params *p)
+{
+	struct pp_ctx *ctx = test->priv;
+	struct page_pool *pool = page_pool_create(p);
+
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR_OR_NULL(pool),
+			       "page_pool_create: %ld", PTR_ERR(pool));
+	ctx->pool = pool;
+	return pool;
+}
+
+/* Destroy the case's pool now; true if it was freed. */
+static bool pp_ctx_destroy(struct pp_ctx *ctx)
+{
+	struct page_pool *pool = ctx->pool;
+
+	ctx->pool = NULL;
+	if (!ctx->watched) {
+		page_pool_destroy(pool);
+		return true;
+	}
+	pp_test_destroy(pool);
+	return pp_test_released(&ctx->release);
+}
+
+/* One pool operation, run in softirq context by pp_test_in_softirq(). */
+struct pp_call {
+	struct page_pool *pool;
+	struct page *page;
+	unsigned int offset;
+	unsigned int size;
+};
+
+static void pp_call_alloc(void *arg)
+{
+	struct pp_call *c = arg;
+
+	c->page = page_pool_dev_alloc_pages(c->pool);
+}
+
+static void pp_call_alloc_frag(void *arg)
+{
+	struct pp_call *c = arg;
+
+	c->page = page_pool_dev_alloc_frag(c->pool, &c->offset, c->size);
+}
+
+static void pp_call_recycle(void *arg)
+{
+	struct pp_call *c = arg;
+
+	page_pool_put_full_page(c->pool, c->page, true);
+}
+
+static void pp_call_xdp_return_napi(void *arg)
+{
+	struct xdp_frame *frame = arg;
+
+	xdp_return_frame_rx_napi(frame);
+}
+
+static struct page *pp_alloc(struct page_pool *pool)
+{
+	struct pp_call c = { .pool = pool };
+
+	pp_test_in_softirq(pp_call_alloc, &c);
+	return c.page;
+}
+
+static struct page *pp_alloc_frag(struct page_pool *pool, unsigned int size,
+				  unsigned int *offset)
+{
+	struct pp_call c = { .pool = pool, .size = size };
+
+	pp_test_in_softirq(pp_call_alloc_frag, &c);
+	*offset = c.offset;
+	return c.page;
+}
+
+/* Recycle from the pool's own (softirq) context: into the alloc cache. */
+static void pp_recycle(struct page_pool *pool, struct page *page)
+{
+	struct pp_call c = { .pool = pool, .page = page };
+
+	pp_test_in_softirq(pp_call_recycle, &c);
+}
+
+/* Return from process context: through the return ring. */
+static void pp_return(struct page_pool *pool, struct page *page)
+{
+	page_pool_put_full_page(pool, page, false);
+}
+
+static bool pp_owns(struct page_pool *pool, struct page *page)
+{
+	return (page->pp_magic & ~0x3UL) == PP_SIGNATURE && page->pp == pool;
+}
+
+#ifdef CONFIG_PAGE_POOL_STATS
+static struct page_pool_stats pp_stats(struct page_pool *pool)
+{
+	struct page_pool_stats s = {};
+
+	page_pool_get_stats(pool, &s);
+	return s;
+}
+#endif
+
+static void pp_need_stats(struct kunit *test)
+{
+	if (!IS_ENABLED(CONFIG_PAGE_POOL_STATS))
+		kunit_skip(test, "needs CONFIG_PAGE_POOL_STATS");
+}
+
+/* ---- page_pool_create() ---- */
+
+struct pp_bad_param {
+	const char *desc;
+	struct page_pool_params p;
+	bool needs_dev;
+	int err;
+};
+
+static const struct pp_bad_param pp_bad_params[] = {
+	{ .desc = "unknown flag", .err = -EINVAL, .p = { .flags = BIT(7) } },
+	{ .desc = "DMA_SYNC_DEV without DMA_MAP", .err = -EINVAL,
+	  .needs_dev = true,
+	  .p = { .flags = PP_FLAG_DMA_SYNC_DEV, .max_len = PAGE_SIZE } },
+	{ .desc = "dma_dir DMA_TO_DEVICE", .err = -EINVAL, .needs_dev = true,
+	  .p = { .flags = PP_FLAG_DMA_MAP, .dma_dir = DMA_TO_DEVICE } },
+	{ .desc = "dma_dir DMA_NONE", .err = -EINVAL, .needs_dev = true,
+	  .p = { .flags = PP_FLAG_DMA_MAP, .dma_dir = DMA_NONE } },
+	{ .desc = "zero max_len with DMA_SYNC_DEV", .err = -EINVAL,
+	  .needs_dev = true,
+	  .p = { .flags = PP_FLAG_DMA_MAP | PP_FLAG_DMA_SYNC_DEV } },
+};
+
+/* Bad parameters that the base pool accepts. They are separate cases
+ * because KUnit does not print a parameter's skip reason, and a known
+ * defect has to show up as an expected failure.
+ */
+static const struct pp_bad_param pp_pool_size_too_big = {
+	.desc = "pool_size above 32768 (the base pool clamps it)",
+	.err = -E2BIG, .p = { .pool_size = 32769 },
+};
+
+static const struct pp_bad_param pp_order_too_big = {
+	.desc = "order above MAX_ORDER - 1", .err = -EINVAL,
+	.p = { .order = MAX_ORDER },
+};
+
+static const struct pp_bad_param pp_dma_map_without_dev = {
+	.desc = "DMA_MAP without a device", .err = -EINVAL,
+	.p = { .flags = PP_FLAG_DMA_MAP },
+};
+
+static const struct pp_bad_param pp_sync_beyond_page = {
+	.desc = "offset + max_len beyond the page", .err = -EINVAL,
+	.needs_dev = true,
+	.p = { .flags = PP_FLAG_DMA_MAP | PP_FLAG_DMA_SYNC_DEV,
+	       .offset = 256, .max_len = PAGE_SIZE },
+};
+
+/* Create with @b's parameters; true if refused with the right error. */
+static bool pp_create_refuses(const struct pp_bad_param *b)
+{
+	struct page_pool_params p = b->p;
+	struct page_pool *pool;
+
+	if (b->needs_dev)
+		p.dev = pp_test_dev;
+	p.nid = NUMA_NO_NODE;
+	pool = page_pool_create(&p);
+	if (IS_ERR(pool))
+		return PTR_ERR(pool) == b->err;
+	if (pool)
+		page_pool_destroy(pool);
+	return false;
+}
+
+static void pp_bad_param_desc(const struct pp_bad_param *b, char *desc)
+{
+	strscpy(desc, b->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(pp_bad_params, pp_bad_params, pp_bad_param_desc);
+
+static void pp_create_rejects_bad_params(struct kunit *test)
+{
+	const struct pp_bad_param *b = test->param_value;
+
+	KUNIT_EXPECT_TRUE_MSG(test, pp_create_refuses(b), "%s", b->desc);
+}
+
+static void pp_create_rejects_pool_size_too_big(struct kunit *test)
+{
+	pp_test_xfail_base(test, pp_create_refuses(&pp_pool_size_too_big),
+			   pp_pool_size_too_big.desc);
+}
+
+static void pp_create_rejects_order_too_big(struct kunit *test)
+{
+	pp_test_xfail_base(test, pp_create_refuses(&pp_order_too_big),
+			   pp_order_too_big.desc);
+}
+
+static void pp_create_rejects_dma_map_without_dev(struct kunit *test)
+{
+	pp_test_xfail_base(test, pp_create_refuses(&pp_dma_map_without_dev),
+			   pp_dma_map_without_dev.desc);
+}
+
+static void pp_create_rejects_sync_beyond_page(struct kunit *test)
+{
+	pp_test_xfail_base(test, pp_create_refuses(&pp_sync_beyond_page),
+			   pp_sync_beyond_page.desc);
+}
+
+/* Drivers read their parameters back from pool->p. */
+static void pp_create_keeps_params(struct kunit *test)
+{
+	struct page_pool_params p = pp_params(1);
+	struct page_pool *pool;
+
+	p.flags = PP_FLAG_PAGE_FRAG;
+	p.offset = 64;
+	p.max_len = 1024;
+	p.dma_dir = DMA_BIDIRECTIONAL;
+	pool = pp_ctx_create(test, &p);
+
+	KUNIT_EXPECT_EQ(test, pool->p.flags, (unsigned int)PP_FLAG_PAGE_FRAG);
+	KUNIT_EXPECT_EQ(test, pool->p.order, 1U);
+	KUNIT_EXPECT_EQ(test, pool->p.offset, 64U);
+	KUNIT_EXPECT_EQ(test, pool->p.max_len, 1024U);
+	KUNIT_EXPECT_EQ(test, page_pool_get_dma_dir(pool), DMA_BIDIRECTIONAL);
+}
+
+/* ---- allocation and recycling ---- */
+
+static void pp_alloc_empty_pool_refills_in_bulk(struct kunit *test)
+{
+	struct page_pool_params p = pp_params(0);
+	struct page_pool *pool = pp_ctx_create(test, &p);
+	struct page *a, *b;
+
+	pp_need_stats(test);
+	a = pp_alloc(pool);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	KUNIT_EXPECT_TRUE(test, pp_owns(pool, a));
+	KUNIT_EXPECT_EQ(test, page_ref_count(a), 1);
+	b = pp_alloc(pool);
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	KUNIT_EXPECT_PTR_NE(test, a, b);
+#ifdef CONFIG_PAGE_POOL_STATS
+	{
+		struct page_pool_stats s = pp_stats(pool);
+
+		/* One trip to the page allocator filled the cache. */
+		KUNIT_EXPECT_EQ(test, s.alloc_stats.slow, 1ULL);
+		KUNIT_EXPECT_EQ(test, s.alloc_stats.fast, 1ULL);
+	}
+#endif
+	pp_recycle(pool, a);
+	pp_recycle(pool, b);
+}
+
+static void pp_recycle_direct_is_reused(struct kunit *test)
+{
+	struct page_pool_params p = pp_params(0);
+	struct page_pool *pool = pp_ctx_create(test, &p);
+	struct page *a = pp_alloc(pool);
+
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	pp_recycle(pool, a);
+	KUNIT_EXPECT_TRUE(test, pp_owns(pool, a));
+	/* The cache is a stack: the page just recycled comes first. */
+	KUNIT_EXPECT_PTR_EQ(test, pp_alloc(pool), a);
+	pp_recycle(pool, a);
+}
+
+/* Order-1 pools refill one page at a time, so the alloc cache stays
+ * empty and the next allocation has to look at the ring.
+ */
+static void pp_ring_return_is_reused(struct kunit *test)
+{
+	struct page_pool_params p = pp_params(1);
+	struct page_pool *pool = pp_ctx_create(test, &p);
+	struct page *a = pp_alloc(pool);
+
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	pp_return(pool, a);
+	KUNIT_EXPECT_TRUE(test, pp_owns(pool, a));
+	KUNIT_EXPECT_PTR_EQ(test, pp_alloc(pool), a);
+	pp_return(pool, a);
+}
+
+static void pp_full_ring_frees_page(struct kunit *test)
+{
+	struct page_pool_params p = pp_params(1);
+	struct pp_ctx *ctx = test->priv;
+	struct page_pool *pool;
+	int i;
+
+	pp_need_stats(test);
+	p.pool_size = 2;
+	pool = pp_ctx_create(test, &p);
+	for (i = 0; i < 3; i++) {
+		ctx->pages[i] = pp_alloc(pool);
+		KUNIT_ASSERT_NOT_NULL(test, ctx->pages[i]);
+	}
+	for (i = 0; i < 3; i++)
+		pp_return(pool, ctx->pages[i]);
+#ifdef CONFIG_PAGE_POOL_STATS
+	{
+		struct page_pool_stats s = pp_stats(pool);
+
+		KUNIT_EXPECT_EQ(test, s.recycle_stats.ring, 2ULL);
+		KUNIT_EXPECT_EQ(test, s.recycle_stats.ring_full, 1ULL);
+	}
+#endif
+	/* The two that fit come back; the third went to the allocator. */
+	ctx->pages[3] = pp_alloc(pool);
+	ctx->pages[4] = pp_alloc(pool);
+	KUNIT_EXPECT_TRUE(test, (ctx->pages[3] == ctx->pages[0] &&
+				 ctx->pages[4] == ctx->pages[1]) ||
+				(ctx->pages[3] == ctx->pages[1] &&
+				 ctx->pages[4] == ctx->pages[0]));
+	pp_recycle(pool, ctx->pages[3]);
+	pp_recycle(pool, ctx->pages[4]);
+}
+
+static void pp_referenced_page_is_not_recycled(struct kunit *test)
+{
+	struct page_pool_params p = pp_params(0);
+	struct page_pool *pool = pp_ctx_create(test, &p);
+	struct page *a = pp_alloc(pool), *b;
+
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	get_page(a);
+	pp_recycle(pool, a);
+	/* The pool let go of it: it is an ordinary page, ours alone. */
+	KUNIT_EXPECT_FALSE(test, pp_owns(pool, a));
+	KUNIT_EXPECT_EQ(test, page_ref_count(a), 1);
+	b = pp_alloc(pool);
+	KUNIT_EXPECT_PTR_NE(test, b, a);
+#ifdef CONFIG_PAGE_POOL_STATS
+	KUNIT_EXPECT_EQ(test, pp_stats(pool).recycle_stats.released_refcnt,
+			1ULL);
+#endif
+	pp_recycle(pool, b);
+	put_page(a);
+}
+
+/* A released page no longer counts as in flight: destroy is immediate. */
+static void pp_release_page_unaccounts(struct kunit *test)
+{
+	struct page_pool_params p = pp_params(0);
+	struct pp_ctx *ctx = test->priv;
+	struct page_pool *pool = pp_ctx_create(test, &p);
+	struct page *a = pp_alloc(pool);
+
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	page_pool_release_page(pool, a);
+	KUNIT_EXPECT_FALSE(test, pp_owns(pool, a));
+	KUNIT_EXPECT_TRUE(test, pp_ctx_destroy(ctx));
+	KUNIT_EXPECT_EQ(test, page_ref_count(a), 1);
+	put_page(a);
+}
+
+/* ---- fragments ---- */
+
+static void pp_frag_shares_page_at_offsets(struct kunit *test)
+{
+	struct page_pool_params p = pp_params(0);
+	struct pp_ctx *ctx = test->priv;
+	struct page_pool *pool;
+	unsigned int off, i;
+	struct page *next;
+
+	p.flags = PP_FLAG_PAGE_FRAG;
+	pool = pp_ctx_create(test, &p);
+	for (i = 0; i < 4; i++) {
+		ctx->pages[i] = pp_alloc_frag(pool, PAGE_SIZE / 4, &off);
+		KUNIT_ASSERT_NOT_NULL(test, ctx->pages[i]);
+		KUNIT_EXPECT_PTR_EQ(test, ctx->pages[i], ctx->pages[0]);
+		KUNIT_EXPECT_EQ(test, off, i * (unsigned int)PAGE_SIZE / 4);
+	}
+	/* The page is full: the next fragment starts a new one. */
+	next = pp_alloc_frag(pool, PAGE_SIZE / 4, &off);
+	KUNIT_ASSERT_NOT_NULL(test, next);
+	KUNIT_EXPECT_PTR_NE(test, next, ctx->pages[0]);
+	KUNIT_EXPECT_EQ(test, off, 0U);
+	for (i = 0; i < 4; i++)
+		pp_recycle(pool, ctx->pages[i]);
+	pp_recycle(pool, next);
+}
+
+static void pp_frag_page_returns_after_last_fragment(struct kunit *test)
+{
+	struct page_pool_params p = pp_params(0);
+	struct page_pool *pool;
+	struct page *page = NULL, *next;
+	unsigned int off, i;
+
+	pp_need_stats(test);
+	p.flags = PP_FLAG_PAGE_FRAG;
+	pool = pp_ctx_create(test, &p);
+	for (i = 0; i < 4; i++)
+		page = pp_alloc_frag(pool, PAGE_SIZE / 4, &off);
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	next = pp_alloc_frag(pool, PAGE_SIZE / 4, &off);
+	KUNIT_ASSERT_NOT_NULL(test, next);
+	for (i = 0; i < 3; i++)
+		pp_recycle(pool, page);
+#ifdef CONFIG_PAGE_POOL_STATS
+	KUNIT_EXPECT_EQ(test, pp_stats(pool).recycle_stats.cached, 0ULL);
+	KUNIT_EXPECT_TRUE(test, pp_owns(pool, page));
+	pp_recycle(pool, page);
+	KUNIT_EXPECT_EQ(test, pp_stats(pool).recycle_stats.cached, 1ULL);
+#endif
+	/* Whole-page allocations are served from the cache first. */
+	KUNIT_EXPECT_PTR_EQ(test, pp_alloc(pool), page);
+	pp_recycle(pool, page);
+	pp_recycle(pool, next);
+}
+
+/* ---- skb recycling ---- */
+
+static void pp_skb_head_returns_to_pool(struct kunit *test)
+{
+	struct page_pool_params p = pp_params(1);
+	struct page_pool *pool = pp_ctx_create(test, &p);
+	struct page *a = pp_alloc(pool);
+	struct sk_buff *skb;
+
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	skb = build_skb(page_address(a), PAGE_SIZE << 1);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	skb_reserve(skb, NET_SKB_PAD);
+	skb_put(skb, 60);
+	skb_mark_for_recycle(skb);
+	kfree_skb(skb);
+	KUNIT_EXPECT_TRUE(test, pp_owns(pool, a));
+	KUNIT_EXPECT_PTR_EQ(test, pp_alloc(pool), a);
+	pp_return(pool, a);
+}
+
+static void pp_skb_frag_returns_to_pool(struct kunit *test)
+{
+	struct page_pool_params p = pp_params(1);
+	struct page_pool *pool = pp_ctx_create(test, &p);
+	struct page *a = pp_alloc(pool);
+	struct sk_buff *skb;
+
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	skb = alloc_skb(128, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	skb_add_rx_frag(skb, 0, a, 0, 1000, PAGE_SIZE << 1);
+	skb_mark_for_recycle(skb);
+	kfree_skb(skb);
+	KUNIT_EXPECT_PTR_EQ(test, pp_alloc(pool), a);
+	pp_return(pool, a);
+}
+
+/* ---- XDP memory model ---- */
+
+struct pp_xdp {
+	struct net_device *dev;
+	struct xdp_rxq_info rxq;
+};
+
+static void pp_xdp_setup(struct kunit *test, struct pp_xdp *x,
+			 struct page_pool *pool)
+{
+	x->dev = alloc_netdev(0, "pptest%d", NET_NAME_UNKNOWN, ether_setup);
+	KUNIT_ASSERT_NOT_NULL(test, x->dev);
+	memset(&x->rxq, 0, sizeof(x->rxq));
+	KUNIT_ASSERT_EQ(test, xdp_rxq_info_reg(&x->rxq, x->dev, 0, 0), 0);
+	KUNIT_ASSERT_EQ(test, xdp_rxq_info_reg_mem_model(&x->rxq,
+							 MEM_TYPE_PAGE_POOL,
+							 pool), 0);
+}
+
+static void pp_xdp_teardown(struct pp_xdp *x)
+{
+	xdp_rxq_info_unreg(&x->rxq);
+	free_netdev(x->dev);
+}
+
+static struct xdp_frame *pp_xdp_frame(struct pp_xdp *x, struct page *page)
+{
+	struct xdp_buff xdp;
+
+	xdp_init_buff(&xdp, PAGE_SIZE << 1, &x->rxq);
+	xdp_prepare_buff(&xdp, page_address(page), XDP_PACKET_HEADROOM, 60,
+			 false);
+	return xdp_convert_buff_to_frame(&xdp);
+}
+
+static void pp_xdp_return_frame(struct kunit *test)
+{
+	struct page_pool_params p = pp_params(1);
+	struct page_pool *pool = pp_ctx_create_unwatched(test, &p);
+	struct page *a = pp_alloc(pool);
+	struct xdp_frame *frame;
+	struct pp_xdp x;
+
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	pp_xdp_setup(test, &x, pool);
+	frame = pp_xdp_frame(&x, a);
+	KUNIT_ASSERT_NOT_NULL(test, frame);
+	xdp_return_frame(frame);
+	KUNIT_EXPECT_PTR_EQ(test, pp_alloc(pool), a);
+	pp_return(pool, a);
+	pp_xdp_teardown(&x);
+}
+
+static void pp_xdp_return_frame_rx_napi(struct kunit *test)
+{
+	struct page_pool_params p = pp_params(0);
+	struct page_pool *pool = pp_ctx_create_unwatched(test, &p);
+	struct page *a = pp_alloc(pool);
+	struct xdp_frame *frame;
+	struct pp_xdp x;
+
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	pp_xdp_setup(test, &x, pool);
+	frame = pp_xdp_frame(&x, a);
+	KUNIT_ASSERT_NOT_NULL(test, frame);
+	pp_test_in_softirq(pp_call_xdp_return_napi, frame);
+	/* Returned from NAPI context, it went straight to the cache. */
+	KUNIT_EXPECT_PTR_EQ(test, pp_alloc(pool), a);
+	pp_recycle(pool, a);
+	pp_xdp_teardown(&x);
+}
+
+static void pp_xdp_return_frame_bulk(struct kunit *test)
+{
+	struct page_pool_params p = pp_params(1);
+	struct pp_ctx *ctx = test->priv;
+	struct page_pool *pool = pp_ctx_create_unwatched(test, &p);
+	struct xdp_frame_bulk bq;
+	struct page *got;
+	struct pp_xdp x;
+	int i, j, seen;
+
+	pp_xdp_setup(test, &x, pool);
+	for (i = 0; i < 4; i++) {
+		ctx->pages[i] = pp_alloc(pool);
+		KUNIT_ASSERT_NOT_NULL(test, ctx->pages[i]);
+	}
+	xdp_frame_bulk_init(&bq);
+	rcu_read_lock();
+	for (i = 0; i < 4; i++)
+		xdp_return_frame_bulk(pp_xdp_frame(&x, ctx->pages[i]), &bq);
+	xdp_flush_frame_bulk(&bq);
+	rcu_read_unlock();
+#ifdef CONFIG_PAGE_POOL_STATS
+	KUNIT_EXPECT_EQ(test, pp_stats(pool).recycle_stats.ring, 4ULL);
+#endif
+	/* All four come back, in whatever order. */
+	for (i = 0, seen = 0; i < 4; i++) {
+		got = pp_alloc(pool);
+		for (j = 0; j < 4; j++)
+			if (got == ctx->pages[j])
+				seen |= BIT(j);
+		ctx->pages[4 + i] = got;
+	}
+	for (i = 0; i < 4; i++)
+		pp_return(pool, ctx->pages[4 + i]);
+	KUNIT_EXPECT_EQ(test, seen, 0xf);
+	pp_xdp_teardown(&x);
+}
+
+/* ---- NUMA ---- */
+
+static void pp_update_nid_moves_refills(struct kunit *test)
+{
+	struct page_pool_params p = pp_params(1);
+	struct page_pool *pool;
+	struct page *a, *b;
+
+	if (num_online_nodes() < 2)
+		kunit_skip(test, "needs two online NUMA nodes");
+	p.nid = first_online_node;
+	pool = pp_ctx_create(test, &p);
+	a = pp_alloc(pool);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	KUNIT_EXPECT_EQ(test, page_to_nid(a), p.nid);
+
+	page_pool_update_nid(pool, next_online_node(p.nid));
+	KUNIT_EXPECT_EQ(test, pool->p.nid, next_online_node(p.nid));
+	pp_return(pool, a);
+	/* The old node's page is waived, the refill is on the new node. */
+	b = pp_alloc(pool);
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	KUNIT_EXPECT_EQ(test, page_to_nid(b), next_online_node(p.nid));
+#ifdef CONFIG_PAGE_POOL_STATS
+	KUNIT_EXPECT_EQ(test, pp_stats(pool).alloc_stats.waive, 1ULL);
+#endif
+	pp_return(pool, b);
+}
+
+static void pp_nid_changed_updates_pool(struct kunit *test)
+{
+	struct page_pool_params p = pp_params(0);
+	struct page_pool *pool;
+	struct page *a;
+
+	p.nid = first_online_node;
+	pool = pp_ctx_create(test, &p);
+	page_pool_nid_changed(pool, NUMA_NO_NODE);
+	KUNIT_EXPECT_EQ(test, pool->p.nid, NUMA_NO_NODE);
+	page_pool_nid_changed(pool, first_online_node);
+	KUNIT_EXPECT_EQ(test, pool->p.nid, first_online_node);
+	a = pp_alloc(pool);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	KUNIT_EXPECT_EQ(test, page_to_nid(a), first_online_node);
+	pp_recycle(pool, a);
+}
+
+/* ---- teardown ---- */
+
+static void pp_destroy_waits_for_in_flight_page(struct kunit *test)
+{
+	struct page_pool_params p = pp_params(0);
+	struct pp_ctx *ctx = test->priv;
+	struct page_pool *pool = pp_ctx_create(test, &p);
+	struct page *a = pp_alloc(pool);
+
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	ctx->pool = NULL;
+	pp_test_destroy(pool);
+	/* Destroy returned, but the pool lives on while a page is out. */
+	KUNIT_EXPECT_FALSE(test, completion_done(&ctx->release.released));
+	KUNIT_EXPECT_TRUE(test, pp_owns(pool, a));
+	pp_return(pool, a);
+	KUNIT_EXPECT_TRUE(test, pp_test_released(&ctx->release));
+}
+
+static void pp_destroy_while_skb_holds_page(struct kunit *test)
+{
+	struct page_pool_params p = pp_params(0);
+	struct pp_ctx *ctx = test->priv;
+	struct page_pool *pool = pp_ctx_create(test, &p);
+	struct page *a = pp_alloc(pool);
+	struct sk_buff *skb;
+
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	skb = build_skb(page_address(a), PAGE_SIZE);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	skb_mark_for_recycle(skb);
+	ctx->pool = NULL;
+	pp_test_destroy(pool);
+	KUNIT_EXPECT_FALSE(test, completion_done(&ctx->release.released));
+	kfree_skb(skb);
+	KUNIT_EXPECT_TRUE(test, pp_test_released(&ctx->release));
+}
+
+/* ---- stats ---- */
+
+static void pp_stats_count_every_operation(struct kunit *test)
+{
+#ifdef CONFIG_PAGE_POOL_STATS
+	struct page_pool_params p = pp_params(0);
+	struct page_pool *pool = pp_ctx_create(test, &p);
+	struct page_pool_stats s;
+	struct page *a, *b, *c, *d;
+
+	a = pp_alloc(pool);		/* empty + slow (bulk refill) */
+	b = pp_alloc(pool);		/* fast */
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	pp_recycle(pool, b);		/* cached */
+	pp_recycle(pool, a);		/* cached */
+	c = pp_alloc(pool);		/* fast */
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	pp_return(pool, c);		/* ring */
+	d = pp_alloc(pool);		/* fast */
+	KUNIT_ASSERT_NOT_NULL(test, d);
+	get_page(d);
+	pp_recycle(pool, d);		/* released_refcnt */
+	put_page(d);
+
+	s = pp_stats(pool);
+	KUNIT_EXPECT_EQ(test, s.alloc_stats.fast, 3ULL);
+	KUNIT_EXPECT_EQ(test, s.alloc_stats.slow, 1ULL);
+	KUNIT_EXPECT_EQ(test, s.alloc_stats.slow_high_order, 0ULL);
+	KUNIT_EXPECT_EQ(test, s.alloc_stats.empty, 1ULL);
+	KUNIT_EXPECT_EQ(test, s.alloc_stats.refill, 0ULL);
+	KUNIT_EXPECT_EQ(test, s.alloc_stats.waive, 0ULL);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.cached, 2ULL);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.cache_full, 0ULL);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.ring, 1ULL);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.ring_full, 0ULL);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.released_refcnt, 1ULL);
+
+	/* page_pool_get_stats() adds to what the caller passes in. */
+	page_pool_get_stats(pool, &s);
+	KUNIT_EXPECT_EQ(test, s.alloc_stats.fast, 6ULL);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.cached, 4ULL);
+#else
+	kunit_skip(test, "needs CONFIG_PAGE_POOL_STATS");
+#endif
+}
+
+static void pp_stats_high_order_and_refill(struct kunit *test)
+{
+#ifdef CONFIG_PAGE_POOL_STATS
+	struct page_pool_params p = pp_params(1);
+	struct page_pool *pool = pp_ctx_create(test, &p);
+	struct page_pool_stats s;
+	struct page *a;
+
+	a = pp_alloc(pool);		/* empty + slow_high_order */
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	pp_return(pool, a);		/* ring */
+	a = pp_alloc(pool);		/* refill from the ring */
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	pp_recycle(pool, a);		/* cached */
+
+	s = pp_stats(pool);
+	KUNIT_EXPECT_EQ(test, s.alloc_stats.slow_high_order, 1ULL);
+	KUNIT_EXPECT_EQ(test, s.alloc_stats.slow, 0ULL);
+	KUNIT_EXPECT_EQ(test, s.alloc_stats.empty, 1ULL);
+	KUNIT_EXPECT_EQ(test, s.alloc_stats.refill, 1ULL);
+	KUNIT_EXPECT_EQ(test, s.alloc_stats.fast, 0ULL);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.ring, 1ULL);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.cached, 1ULL);
+#else
+	kunit_skip(test, "needs CONFIG_PAGE_POOL_STATS");
+#endif
+}
+
+static const char * const pp_ethtool_names[] = {
+	"rx_pp_alloc_fast", "rx_pp_alloc_slow", "rx_pp_alloc_slow_ho",
+	"rx_pp_alloc_empty", "rx_pp_alloc_refill", "rx_pp_alloc_waive",
+	"rx_pp_recycle_cached", "rx_pp_recycle_cache_full",
+	"rx_pp_recycle_ring", "rx_pp_recycle_ring_full",
+	"rx_pp_recycle_released_ref",
+};
+
+static void pp_stats_ethtool_helpers(struct kunit *test)
+{
+#ifdef CONFIG_PAGE_POOL_STATS
+	int n = ARRAY_SIZE(pp_ethtool_names), i;
+	struct page_pool_stats s = {};
+	u8 *strings, *send;
+	u64 *data, *dend;
+
+	KUNIT_ASSERT_EQ(test, page_pool_ethtool_stats_get_count(), n);
+	strings = kunit_kzalloc(test, n * ETH_GSTRING_LEN, GFP_KERNEL);
+	data = kunit_kcalloc(test, n, sizeof(*data), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, strings);
+	KUNIT_ASSERT_NOT_NULL(test, data);
+
+	send = page_pool_ethtool_stats_get_strings(strings);
+	KUNIT_EXPECT_PTR_EQ(test, send, strings + n * ETH_GSTRING_LEN);
+	for (i = 0; i < n; i++)
+		KUNIT_EXPECT_STREQ(test, (char *)strings + i * ETH_GSTRING_LEN,
+				   pp_ethtool_names[i]);
+
+	for (i = 0; i < n; i++)
+		((u64 *)&s)[i] = 100 + i;
+	dend = page_pool_ethtool_stats_get(data, &s);
+	KUNIT_EXPECT_PTR_EQ(test, dend, data + n);
+	for (i = 0; i < n; i++)
+		KUNIT_EXPECT_EQ(test, data[i], (u64)(100 + i));
+#else
+	kunit_skip(test, "needs CONFIG_PAGE_POOL_STATS");
+#endif
+}
+
+/* ---- the suite ---- */
+
+static int pp_test_init(struct kunit *test)
+{
+	test->priv = kunit_kzalloc(test, sizeof(struct pp_ctx), GFP_KERNEL);
+	return test->priv ? 0 : -ENOMEM;
+}
+
+static void pp_test_exit(struct kunit *test)
+{
+	struct pp_ctx *ctx = test->priv;
+
+	if (ctx->pool)
+		KUNIT_EXPECT_TRUE_MSG(test, pp_ctx_destroy(ctx),
+				      "pool not freed: a page is still out");
+}
+
+static int pp_suite_init(struct kunit_suite *suite)
+{
+	pp_test_dev = root_device_register("page_pool_test");
+	return PTR_ERR_OR_ZERO(pp_test_dev);
+}
+
+static void pp_suite_exit(struct kunit_suite *suite)
+{
+	root_device_unregister(pp_test_dev);
+}
+
+static struct kunit_case pp_cases[] = {
+	KUNIT_CASE_PARAM(pp_create_rejects_bad_params,
+			 pp_bad_params_gen_params),
+	KUNIT_CASE(pp_create_rejects_pool_size_too_big),
+	KUNIT_CASE(pp_create_rejects_order_too_big),
+	KUNIT_CASE(pp_create_rejects_dma_map_without_dev),
+	KUNIT_CASE(pp_create_rejects_sync_beyond_page),
+	KUNIT_CASE(pp_create_keeps_params),
+	KUNIT_CASE(pp_alloc_empty_pool_refills_in_bulk),
+	KUNIT_CASE(pp_recycle_direct_is_reused),
+	KUNIT_CASE(pp_ring_return_is_reused),
+	KUNIT_CASE(pp_full_ring_frees_page),
+	KUNIT_CASE(pp_referenced_page_is_not_recycled),
+	KUNIT_CASE(pp_release_page_unaccounts),
+	KUNIT_CASE(pp_frag_shares_page_at_offsets),
+	KUNIT_CASE(pp_frag_page_returns_after_last_fragment),
+	KUNIT_CASE(pp_skb_head_returns_to_pool),
+	KUNIT_CASE(pp_skb_frag_returns_to_pool),
+	KUNIT_CASE(pp_xdp_return_frame),
+	KUNIT_CASE(pp_xdp_return_frame_rx_napi),
+	KUNIT_CASE(pp_xdp_return_frame_bulk),
+	KUNIT_CASE(pp_update_nid_moves_refills),
+	KUNIT_CASE(pp_nid_changed_updates_pool),
+	KUNIT_CASE(pp_destroy_waits_for_in_flight_page),
+	KUNIT_CASE(pp_destroy_while_skb_holds_page),
+	KUNIT_CASE(pp_stats_count_every_operation),
+	KUNIT_CASE(pp_stats_high_order_and_refill),
+	KUNIT_CASE(pp_stats_ethtool_helpers),
+	{}
+};
+
+static struct kunit_suite pp_suite = {
+	.name = "page_pool",
+	.init = pp_test_init,
+	.exit = pp_test_exit,
+	.suite_init = pp_suite_init,
+	.suite_exit = pp_suite_exit,
+	.test_cases = pp_cases,
+};
+
+kunit_test_suite(pp_suite);
+
+MODULE_DESCRIPTION("KUnit contract suite for the page_pool API");
+MODULE_LICENSE("GPL");

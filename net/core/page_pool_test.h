@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers shared by the page_pool KUnit suites: running a step in real
+ * softirq context, observing when a pool is finally released, and
+ * reporting the known defects of the base tree's pool as expected
+ * failures.
+ */
+#ifndef _NET_CORE_PAGE_POOL_TEST_H
+#define _NET_CORE_PAGE_POOL_TEST_H
+
+#include <kunit/test.h>
+#include <linux/completion.h>
+#include <linux/interrupt.h>
+#include <net/page_pool.h>
+#include <net/xdp.h>
+
+/* How long a released pool may take to go away: the base pool retries
+ * its deferred release once a second.
+ */
+#define PP_TEST_RELEASE_TIMEOUT	(5 * HZ)
+
+/**
+ * pp_test_xfail_base() - report a known defect of the base pool
+ * @test: the running case
+ * @ok: whether the pool behaved as the contract says
+ * @what: the behaviour checked, for the log
+ *
+ * On the base pool (CONFIG_PAGE_POOL_KUNIT_TEST_BASE_POOL) a broken
+ * behaviour skips the case with an "XFAIL" reason, and a correct one
+ * fails it, so a fix upstream is noticed. Elsewhere @ok must hold.
+ *
+ * Return: true if the case may go on checking the behaviour.
+ */
+static inline bool pp_test_xfail_base(struct kunit *test, bool ok,
+				      const char *what)
+{
+	if (!IS_ENABLED(CONFIG_PAGE_POOL_KUNIT_TEST_BASE_POOL)) {
+		KUNIT_EXPECT_TRUE_MSG(test, ok, "%s", what);
+		return ok;
+	}
+	if (ok)
+		KUNIT_FAIL(test, "XPASS on the base pool: %s", what);
+	else
+		kunit_mark_skipped(test, "XFAIL on the base pool: %s", what);
+	return false;
+}
+
+/* A step to run in softirq context, as a NAPI poll would. */
+struct pp_test_softirq {
+	struct tasklet_struct tasklet;
+	struct completion done;
+	void (*fn)(void *arg);
+	void *arg;
+};
+
+static inline void pp_test_softirq_fn(struct tasklet_struct *t)
+{
+	struct pp_test_softirq *s = from_tasklet(s, t, tasklet);
+
+	s->fn(s->arg);
+	complete(&s->done);
+}
+
+/**
+ * pp_test_in_softirq() - run @fn(@arg) in a tasklet and wait for it
+ * @fn: the step; it must not sleep nor use KUNIT_ASSERT_*
+ * @arg: its argument
+ *
+ * Direct recycling into the alloc cache is only allowed from the pool's
+ * own softirq context, so the cases that exercise it run there.
+ */
+static inline void pp_test_in_softirq(void (*fn)(void *arg), void *arg)
+{
+	struct pp_test_softirq s = { .fn = fn, .arg = arg };
+
+	init_completion(&s.done);
+	tasklet_setup(&s.tasklet, pp_test_softirq_fn);
+	tasklet_schedule(&s.tasklet);
+	wait_for_completion(&s.done);
+	tasklet_kill(&s.tasklet);
+}
+
+/* Tells when a pool has really been freed, through the disconnect
+ * callback that the XDP memory model installs. Cases run one at a time,
+ * so one watcher per suite is enough.
+ */
+struct pp_test_release {
+	struct completion released;
+	struct xdp_mem_info mem;
+};
+
+static struct pp_test_release *pp_test_watched;
+
+static inline void pp_test_disconnect(void *allocator)
+{
+	complete(&pp_test_watched->released);
+}
+
+/**
+ * pp_test_watch_release() - get told when @pool is freed
+ * @pool: the pool
+ * @r: the watcher; it takes a user reference on @pool, which
+ *     pp_test_destroy() drops
+ */
+static inline void pp_test_watch_release(struct page_pool *pool,
+					 struct pp_test_release *r)
+{
+	init_completion(&r->released);
+	r->mem.type = MEM_TYPE_PAGE_POOL;
+	r->mem.id = 0;
+	pp_test_watched = r;
+	page_pool_use_xdp_mem(pool, pp_test_disconnect, &r->mem);
+}
+
+/**
+ * pp_test_destroy() - drop both user references of a watched pool
+ * @pool: the pool
+ */
+static inline void pp_test_destroy(struct page_pool *pool)
+{
+	page_pool_destroy(pool);
+	page_pool_destroy(pool);
+}
+
+/**
+ * pp_test_released() - wait until a watched pool is freed
+ * @r: the watcher
+ *
+ * Return: true if the pool was freed within PP_TEST_RELEASE_TIMEOUT.
+ */
+static inline bool pp_test_released(struct pp_test_release *r)
+{
+	return wait_for_completion_timeout(&r->released,
+					   PP_TEST_RELEASE_TIMEOUT);
+}
+
+#endif /* _NET_CORE_PAGE_POOL_TEST_H */

@@ -1,0 +1,53 @@
+#!/bin/bash
+# build-kernel.sh ARCH VARIANT: configure (when the fragments changed) and
+# build the test kernel for ARCH (um or x86_64) on the VARIANT tree, in
+# build/ARCH-VARIANT. Prints the build folder's path last.
+set -euo pipefail
+
+arch=${1:?usage: build-kernel.sh um|x86_64 base|ours}
+variant=${2:?usage: build-kernel.sh um|x86_64 base|ours}
+top=$(cd "$(dirname "$0")/.." && pwd)
+src=$top/build/src-$variant
+out=$top/build/$arch-$variant
+jobs=${JOBS:-$(nproc)}
+
+case $arch in
+um) frags="configs/um.config" base_config=defconfig_none ;;
+x86_64) frags="configs/x86_64.config configs/debug.config" base_config=tinyconfig ;;
+*) echo "build-kernel: unknown arch '$arch'" >&2; exit 2 ;;
+esac
+frags="$frags configs/pool-$variant.config ${EXTRA_CONFIGS:-}"
+
+"$top/scripts/prepare-tree.sh" "$variant" >&2
+
+kmake() {
+	make -s -C "$src" O="$out" ARCH="$arch" "$@"
+}
+
+mkdir -p "$out"
+want=$(cd "$top" && cat $frags)
+if [ ! -f "$out/.config" ] || [ "$want" != "$(cat "$out/.fragments" 2>/dev/null)" ]; then
+	echo "build-kernel: configuring $out" >&2
+	if [ "$base_config" = tinyconfig ]; then
+		kmake tinyconfig >&2
+	else
+		: > "$out/.config"
+	fi
+	(cd "$top" && cat $frags) >> "$out/.config"
+	kmake olddefconfig >&2
+	# Every option we asked for must have survived olddefconfig.
+	bad=0
+	while read -r line; do
+		case $line in
+		CONFIG_*=n) opt=${line%=n}
+			grep -q "^$opt=" "$out/.config" && { echo "build-kernel: $opt still set" >&2; bad=1; } ;;
+		CONFIG_*) grep -qx "$line" "$out/.config" || { echo "build-kernel: $line did not stick" >&2; bad=1; } ;;
+		esac
+	done <<< "$want"
+	[ $bad -eq 0 ] || exit 1
+	echo "$want" > "$out/.fragments"
+fi
+
+echo "build-kernel: building $out" >&2
+kmake -j"$jobs" >&2
+echo "$out"

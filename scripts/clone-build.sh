@@ -1,0 +1,28 @@
+#!/bin/bash
+# clone-build.sh ARCH FROM TO: seed build/ARCH-TO from a built
+# build/ARCH-FROM, so the TO variant rebuilds only what differs.
+#
+# The two variant trees are hard links of one pristine tree: their files
+# share mtimes except those our overlay changed, so after the source
+# paths in the dependency files are rewritten, kbuild's own checks
+# rebuild exactly the objects whose sources or config differ.
+set -euo pipefail
+
+arch=${1:?usage: clone-build.sh ARCH FROM TO}
+from=${2:?usage: clone-build.sh ARCH FROM TO}
+to=${3:?usage: clone-build.sh ARCH FROM TO}
+top=$(cd "$(dirname "$0")/.." && pwd)
+src_from=$top/build/src-$from
+src_to=$top/build/src-$to
+out_from=$top/build/$arch-$from
+out_to=$top/build/$arch-$to
+
+[ -f "$out_from/.config" ] || { echo "clone-build: $out_from is not built" >&2; exit 1; }
+[ -e "$out_to" ] && { echo "clone-build: $out_to exists" >&2; exit 1; }
+"$top/scripts/prepare-tree.sh" "$to" >&2
+cp -a "$out_from" "$out_to.tmp"
+grep -rlF --null "$src_from" "$out_to.tmp" --include='*.cmd' --include='Makefile' \
+	--include='*.d' | xargs -0 -r sed -i "s|$src_from|$src_to|g"
+ln -sfn "$src_to" "$out_to.tmp/source"
+mv "$out_to.tmp" "$out_to"
+echo "clone-build: $out_to seeded from $out_from" >&2

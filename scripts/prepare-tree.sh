@@ -1,0 +1,87 @@
+#!/bin/bash
+# prepare-tree.sh VARIANT: bring build/src-VARIANT up to date.
+#
+# The tree is the pristine 6.1 source (hard-linked, so a variant costs no
+# disk), plus patches/series, plus our own files at their kernel paths.
+# VARIANT "base" keeps the base tree's page_pool implementation; "ours"
+# overlays ours. Only files whose content changed are rewritten, so kbuild
+# rebuilds only what an edit touches. A file is always replaced, never
+# written in place, so the pristine tree behind the hard links stays intact.
+set -euo pipefail
+
+variant=${1:?usage: prepare-tree.sh base|ours}
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=$top/build
+pristine=$build/linux-source-6.1
+src=$build/src-$variant
+manifest=$src/.page_pool_overlay
+
+# Our implementation of the pool: left out of the base variant.
+pool_files="net/core/page_pool.c include/net/page_pool.h
+include/trace/events/page_pool.h"
+# Where our own files live, at their kernel paths.
+overlay_dirs="net include drivers Documentation tools lib"
+
+case $variant in
+base|ours) ;;
+*) echo "prepare-tree: unknown variant '$variant'" >&2; exit 2 ;;
+esac
+
+mkdir -p "$build"
+if [ ! -f "$pristine/Makefile" ]; then
+	echo "prepare-tree: unpacking the base tree"
+	tar -C "$build" -xf /usr/src/linux-source-6.1.tar.xz
+fi
+if [ ! -f "$src/Makefile" ]; then
+	echo "prepare-tree: creating $src"
+	cp -al "$pristine" "$src"
+fi
+
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+
+# 1. Patched files: pristine copies, then the series applied in order.
+while read -r p; do
+	case $p in ''|'#'*) continue ;; esac
+	for f in $(sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$top/patches/$p"); do
+		[ -e "$stage/$f" ] && continue
+		mkdir -p "$stage/$(dirname "$f")"
+		[ -e "$pristine/$f" ] && cp "$pristine/$f" "$stage/$f"
+	done
+	patch -s -p1 -d "$stage" --no-backup-if-mismatch < "$top/patches/$p" || {
+		echo "prepare-tree: $p does not apply" >&2
+		exit 1
+	}
+done < "$top/patches/series"
+
+# 2. Our own files (tracked or new, not ignored), at their kernel paths.
+(cd "$top" && git ls-files -co --exclude-standard -- $overlay_dirs) |
+while read -r f; do
+	[ -f "$top/$f" ] || continue
+	if [ "$variant" = base ] && echo "$pool_files" | grep -qx "$f"; then
+		continue
+	fi
+	mkdir -p "$stage/$(dirname "$f")"
+	cp "$top/$f" "$stage/$f"
+done
+
+# 3. Install what differs; put back what an earlier run changed but this
+# one no longer does.
+(cd "$stage" && find . -type f | sed 's|^\./||' | sort) > "$stage.list"
+changed=0
+while read -r f; do
+	cmp -s "$stage/$f" "$src/$f" && continue
+	mkdir -p "$src/$(dirname "$f")"
+	rm -f "$src/$f"
+	cp "$stage/$f" "$src/$f"
+	changed=$((changed + 1))
+done < "$stage.list"
+if [ -f "$manifest" ]; then
+	comm -23 "$manifest" "$stage.list" | while read -r f; do
+		rm -f "$src/$f"
+		[ -e "$pristine/$f" ] && ln "$pristine/$f" "$src/$f"
+		echo "prepare-tree: restored $f"
+	done
+fi
+mv "$stage.list" "$manifest"
+echo "prepare-tree: $src ready ($changed file(s) updated)"

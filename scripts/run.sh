@@ -1,0 +1,14 @@
+#!/bin/bash
+# run.sh VARIANT: the main job. Build the UML kernel, run the KUnit
+# suites and the selftests in it, and print a short summary.
+set -uo pipefail
+
+variant=${1:?usage: run.sh base|ours}
+top=$(cd "$(dirname "$0")/.." && pwd)
+logs=$top/build/logs/$variant
+mkdir -p "$logs"
+
+"$top/scripts/kunit-um.sh" "$variant" "$logs/kunit-um.log"
+"$top/scripts/selftest-um.sh" "$variant" "$logs/selftest-um.log"
+echo "== page_pool ($variant) in UML"
+"$top/scripts/summarize.py" "$logs/kunit-um.log" "$logs/selftest-um.log"

@@ -1,0 +1,139 @@
+#!/usr/bin/env python3
+"""Count the results of every (K)TAP log given and check kernel logs.
+
+usage: summarize.py [--expect NAME=COUNT ...] LOG...
+
+Each leaf result counts once: a parameterised KUnit case counts each of
+its parameters, not the case itself. A skip whose reason starts with
+XFAIL is an expected failure, counted and named apart. A log fails as a
+whole (one failure) when it shows a kernel report (BUG, WARNING, KASAN,
+kmemleak, lockdep, DMA-API debug, panic), when its TAP plan is not
+complete, or when it has no result at all. Prints one line per suite
+and ends with 'N passed, N failed'. Exits 1 if anything failed.
+"""
+import re
+import sys
+
+TIMESTAMP = re.compile(r'^\[\s*\d+\.\d+\]\s?')
+RESULT = re.compile(r'^(not ok|ok) (\d+)(?: -)? ?([^#]*?)\s*(?:#\s*(\S+)\s*(.*))?$')
+PLAN = re.compile(r'^1\.\.(\d+)')
+REPORTS = [
+    re.compile(p) for p in (
+        r'^BUG[: ]', r'^WARNING[: ]', r'^Kernel panic', r'^Oops',
+        r'^general protection fault', r'KASAN', r'^kmemleak: .*leak',
+        r'^unreferenced object', r'^DMA-API: ', r'DMA-API: .*(leak|pending)',
+        r'possible (circular|recursive) locking', r'^INFO: (possible|task)',
+        r'inconsistent lock state', r'^page_pool_release_retry\(\) stalled',
+        r'^RIP: ', r'^Call Trace:', r'^dma-api-debug: error_count [1-9]',
+    )
+]
+
+
+def strip(line):
+    line = line.rstrip('\n').replace('\r', '')
+    return TIMESTAMP.sub('', line)
+
+
+def parse(path):
+    """Return (suites, reports, problems) for one log."""
+    with open(path, errors='replace') as f:
+        lines = [strip(x) for x in f]
+    suites = {}
+    reports = [ln for ln in lines if any(r.search(ln) for r in REPORTS)]
+    problems = []
+    # results[depth] = list of (ok, skip, reason, name) since last parent
+    pending = {}
+    plans = {}
+    counted = {}
+    names = {}
+    seen_tap = False
+    for raw in lines:
+        body = raw.lstrip(' ')
+        if body.startswith(('KTAP version', 'TAP version')):
+            seen_tap = True
+            continue
+        if not seen_tap:
+            continue
+        depth = (len(raw) - len(body)) // 4
+        m = re.match(r'^# Subtest: (.*)', body)
+        if m:
+            names[depth + 1] = m.group(1).strip()
+            continue
+        m = PLAN.match(body)
+        if m:
+            plans[depth] = int(m.group(1))
+            counted[depth] = 0
+            continue
+        m = RESULT.match(body)
+        if not m:
+            continue
+        ok = m.group(1) == 'ok'
+        name = m.group(3).strip()
+        directive = (m.group(4) or '').upper()
+        reason = (m.group(5) or '').strip()
+        counted[depth] = counted.get(depth, 0) + 1
+        children = pending.pop(depth + 1, [])
+        if children:
+            # A parent: its leaves were counted already; a failed
+            # parent with passing children still fails (e.g. a crash).
+            if not ok and all(c[0] for c in children):
+                children.append((False, False, 'parent failed', name))
+            suite = name if depth == 0 else names.get(depth, name)
+            if depth == 0:
+                suites.setdefault(name, []).extend(children)
+            else:
+                pending.setdefault(depth, []).extend(
+                    (c[0], c[1], c[2], name + '/' + c[3]) for c in children)
+            continue
+        skip = directive == 'SKIP'
+        pending.setdefault(depth, []).append((ok, skip, reason, name))
+    # Top-level results without a KUnit parent (plain TAP selftests).
+    for depth, items in pending.items():
+        suite = names.get(depth, path.split('/')[-1])
+        suites.setdefault(suite, []).extend(items)
+    for depth, plan in plans.items():
+        if counted.get(depth, 0) < plan:
+            problems.append('plan 1..%d at depth %d, only %d results'
+                            % (plan, depth, counted.get(depth, 0)))
+    if not suites:
+        problems.append('no test result')
+    return suites, reports, problems
+
+
+def main(argv):
+    logs = argv[1:]
+    passed = failed = skipped = 0
+    xfails = []
+    for path in logs:
+        try:
+            suites, reports, problems = parse(path)
+        except OSError as e:
+            suites, reports, problems = {}, [], ['cannot read: %s' % e]
+        for suite, items in sorted(suites.items()):
+            p = sum(1 for ok, skip, _, _ in items if ok and not skip)
+            s = [(r, n) for ok, skip, r, n in items if ok and skip]
+            f = [n for ok, skip, _, n in items if not ok]
+            x = [(n, r) for r, n in s if r.upper().startswith('XFAIL')]
+            passed += p
+            failed += len(f)
+            skipped += len(s) - len(x)
+            xfails += x
+            print('%-28s %3d passed, %3d failed, %2d skipped, %2d xfail  (%s)'
+                  % (suite, p, len(f), len(s) - len(x), len(x), path))
+            for n in f:
+                print('    FAILED: %s/%s' % (suite, n))
+        for r in reports[:20]:
+            print('    KERNEL REPORT in %s: %s' % (path, r))
+        for pr in problems:
+            print('    PROBLEM in %s: %s' % (path, pr))
+        if reports or problems:
+            failed += 1
+    for n, r in xfails:
+        print('expected failure: %s (%s)' % (n, r))
+    print('%d skipped, %d expected failures' % (skipped, len(xfails)))
+    print('%d passed, %d failed' % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))

@@ -1,0 +1,28 @@
+#!/bin/bash
+# test.sh VARIANT: every stage CI checks, each to its own log, then one
+# summary over all of them. A stage that cannot run still leaves its log
+# (or none), and the summary counts that as a failure.
+set -uo pipefail
+
+variant=${1:?usage: test.sh base|ours}
+top=$(cd "$(dirname "$0")/.." && pwd)
+logs=$top/build/logs/$variant
+mkdir -p "$logs"
+rm -f "$logs"/*.log
+
+stage() {
+	local name=$1 start=$SECONDS
+	shift
+	echo "== $name"
+	"$@" || echo "test: stage $name exited with $?"
+	echo "== $name took $((SECONDS - start)) s"
+}
+
+stage kunit-um "$top/scripts/kunit-um.sh" "$variant" "$logs/kunit-um.log"
+stage selftest-um "$top/scripts/selftest-um.sh" "$variant" "$logs/selftest-um.log"
+stage kunit-x86_64 "$top/scripts/kunit-x86_64.sh" "$variant" "$logs/kunit-x86_64.log"
+stage check "$top/scripts/check.sh" "$variant" "$logs/check.log"
+
+echo "== summary ($variant pool, $SECONDS s)"
+exec "$top/scripts/summarize.py" "$logs/kunit-um.log" "$logs/selftest-um.log" \
+	"$logs/kunit-x86_64.log" "$logs/check.log"
