@@ -1,0 +1,36 @@
+#!/bin/bash
+# boot-um.sh KERNEL INITRAMFS [TIMEOUT_S] [KERNEL_ARG...]: boot a UML kernel
+# on INITRAMFS (mem=512M, KUnit off, stdin /dev/null) and copy its console
+# to stdout. Exits with the kernel's status; on a hang, kills the whole
+# UML process group after TIMEOUT_S (default 120) seconds and exits 124.
+# Arguments after a "--" among KERNEL_ARGs go to init.
+set -euo pipefail
+
+usage="usage: boot-um.sh KERNEL INITRAMFS [TIMEOUT_S] [KERNEL_ARG...]"
+kernel=${1:?$usage}
+initrd=${2:?$usage}
+timeout_s=${3:-120}
+shift $(($# < 3 ? $# : 3))
+
+[ -x "$kernel" ] || { echo "boot-um: '$kernel' not executable" >&2; exit 1; }
+[ -f "$initrd" ] || { echo "boot-um: no initramfs '$initrd'" >&2; exit 1; }
+
+# UML puts a terminal it writes to into raw mode and only restores it on a
+# clean exit: save and restore it ourselves.
+if [ -t 1 ]; then
+	{ saved_tty=$(stty -g <&3); } 3>&1
+	trap 'stty "$saved_tty" <&1' EXIT
+fi
+
+# timeout runs UML in its own process group and signals that whole group,
+# so UML's helper processes go too. root= and console= are given so that
+# UML does not append its defaults after a "--" meant for init.
+rc=0
+timeout -k 5 "$timeout_s" "$kernel" mem=512M initrd="$initrd" init=/init \
+	root=98:0 console=tty0 con0=fd:0,fd:1 kunit.enable=0 "$@" \
+	</dev/null 2>&1 || rc=$?
+if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+	echo "boot-um: timed out after ${timeout_s}s" >&2
+	exit 124
+fi
+exit $rc
