@@ -22,6 +22,14 @@ include/trace/events/page_pool.h"
 # Where our own files live, at their kernel paths.
 overlay_dirs="net include drivers Documentation tools lib"
 
+is_pool_file() {
+	local p
+	for p in $pool_files; do
+		[ "$p" = "$1" ] && return 0
+	done
+	return 1
+}
+
 case $variant in
 base|ours) ;;
 *) echo "prepare-tree: unknown variant '$variant'" >&2; exit 2 ;;
@@ -58,7 +66,7 @@ done < "$top/patches/series"
 (cd "$top" && git ls-files -co --exclude-standard -- $overlay_dirs) |
 while read -r f; do
 	[ -f "$top/$f" ] || continue
-	if [ "$variant" = base ] && echo "$pool_files" | grep -qx "$f"; then
+	if [ "$variant" = base ] && is_pool_file "$f"; then
 		continue
 	fi
 	mkdir -p "$stage/$(dirname "$f")"
@@ -79,7 +87,8 @@ done < "$stage.list"
 if [ -f "$manifest" ]; then
 	comm -23 "$manifest" "$stage.list" | while read -r f; do
 		rm -f "$src/$f"
-		[ -e "$pristine/$f" ] && ln "$pristine/$f" "$src/$f"
+		# A copy, not a link: the new mtime makes kbuild rebuild.
+		[ -e "$pristine/$f" ] && cp "$pristine/$f" "$src/$f"
 		echo "prepare-tree: restored $f"
 	done
 fi

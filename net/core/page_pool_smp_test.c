@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit cases for page_pool returns from another CPU: the RX side
+ * allocates in softirq on one CPU while a thread on another CPU frees
+ * the pages back, as when skbs are consumed by a socket reader elsewhere.
+ * Every page handed out must come back, and the pool must then go away.
+ */
+#include <kunit/test.h>
+#include <linux/cpumask.h>
+#include <linux/kthread.h>
+#include <linux/sched.h>
+#include <net/page_pool.h>
+
+#include "page_pool_test.h"
+
+#define PP_SMP_PAGES	100000
+#define PP_SMP_SLOTS	1024	/* handoff queue, a power of two */
+#define PP_SMP_BATCH	64	/* one NAPI budget per softirq run */
+
+/* Single-producer, single-consumer handoff from the allocating CPU to
+ * the returning one: the producer publishes a slot with a release store
+ * of @head, the consumer frees it with a release store of @tail.
+ */
+struct pp_smp {
+	struct page_pool *pool;
+	struct page *slots[PP_SMP_SLOTS];
+	unsigned int head;
+	unsigned int tail;
+	unsigned int allocated;
+	unsigned int returned;
+	unsigned int alloc_failed;
+	bool stop;
+};
+
+/* Softirq: allocate up to a budget of pages into free handoff slots. */
+static void pp_smp_alloc_batch(void *arg)
+{
+	struct pp_smp *s = arg;
+	int budget = PP_SMP_BATCH;
+	unsigned int head, tail;
+	struct page *page;
+
+	head = s->head;
+	/* Pairs with the returner's release: its slots are free to reuse. */
+	tail = smp_load_acquire(&s->tail);
+
+	while (budget-- && head - tail < PP_SMP_SLOTS &&
+	       s->allocated < PP_SMP_PAGES) {
+		page = page_pool_dev_alloc_pages(s->pool);
+		if (!page) {
+			s->alloc_failed++;
+			break;
+		}
+		s->slots[head % PP_SMP_SLOTS] = page;
+		head++;
+		s->allocated++;
+	}
+	/* Publish the slots filled above to the returner. */
+	smp_store_release(&s->head, head);
+}
+
+/* The other CPU: return every page it is handed, from process context. */
+static int pp_smp_returner(void *arg)
+{
+	struct pp_smp *s = arg;
+	unsigned int tail = s->tail, head;
+
+	while (!READ_ONCE(s->stop)) {
+		/* Pairs with the allocator's release: the slots are filled. */
+		head = smp_load_acquire(&s->head);
+		if (head == tail) {
+			cond_resched();
+			continue;
+		}
+		while (tail != head) {
+			page_pool_put_full_page(s->pool,
+						s->slots[tail % PP_SMP_SLOTS],
+						false);
+			tail++;
+			s->returned++;
+		}
+		/* Hand the emptied slots back to the allocator. */
+		smp_store_release(&s->tail, tail);
+	}
+	return 0;
+}
+
+static void pp_smp_cross_cpu_returns(struct kunit *test)
+{
+	struct page_pool_params p = {
+		.pool_size = 256,
+		.nid = NUMA_NO_NODE,
+	};
+	struct pp_test_release r;
+	struct task_struct *returner;
+	unsigned int here, there;
+	struct pp_smp *s;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs two online CPUs");
+	s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	s->pool = page_pool_create(&p);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s->pool));
+	pp_test_watch_release(s->pool, &r);
+
+	/* Allocate on this CPU (tasklets run where they are scheduled),
+	 * return on another.
+	 */
+	here = get_cpu();
+	put_cpu();
+	there = cpumask_any_but(cpu_online_mask, here);
+	KUNIT_ASSERT_FALSE(test, set_cpus_allowed_ptr(current,
+						      cpumask_of(here)));
+	returner = kthread_create(pp_smp_returner, s, "pp_smp_return");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(returner));
+	kthread_bind(returner, there);
+	wake_up_process(returner);
+
+	while (s->allocated < PP_SMP_PAGES && s->alloc_failed < 1000) {
+		pp_test_in_softirq(pp_smp_alloc_batch, s);
+		cond_resched();
+	}
+	/* Wait until the returner has taken every page handed over. */
+	while (smp_load_acquire(&s->tail) != s->head)
+		cond_resched();
+	WRITE_ONCE(s->stop, true);
+	kthread_stop(returner);
+	set_cpus_allowed_ptr(current, cpu_possible_mask);
+
+	KUNIT_EXPECT_EQ(test, s->allocated, (unsigned int)PP_SMP_PAGES);
+	KUNIT_EXPECT_EQ(test, s->returned, s->allocated);
+#ifdef CONFIG_PAGE_POOL_STATS
+	{
+		struct page_pool_stats st = {};
+
+		page_pool_get_stats(s->pool, &st);
+		/* Every return went through the ring, or was freed when full. */
+		KUNIT_EXPECT_EQ(test, st.recycle_stats.ring +
+				st.recycle_stats.ring_full, (u64)s->returned);
+		KUNIT_EXPECT_EQ(test, st.recycle_stats.cached, 0ULL);
+	}
+#endif
+	/* Pages in equal pages out: the pool can go at once. */
+	pp_test_destroy(s->pool);
+	KUNIT_EXPECT_TRUE(test, pp_test_released(&r));
+}
+
+static struct kunit_case pp_smp_cases[] = {
+	KUNIT_CASE(pp_smp_cross_cpu_returns),
+	{}
+};
+
+static struct kunit_suite pp_smp_suite = {
+	.name = "page_pool_smp",
+	.test_cases = pp_smp_cases,
+};
+
+kunit_test_suite(pp_smp_suite);
+
+MODULE_DESCRIPTION("KUnit cases for page_pool returns from other CPUs");
+MODULE_LICENSE("GPL");
