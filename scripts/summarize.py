@@ -20,8 +20,8 @@ PLAN = re.compile(r'^1\.\.(\d+)')
 REPORTS = [
     re.compile(p) for p in (
         r'^BUG[: ]', r'^WARNING[: ]', r'^Kernel panic', r'^Oops',
-        r'^general protection fault', r'KASAN', r'^kmemleak: .*leak',
-        r'^unreferenced object', r'^DMA-API: ', r'DMA-API: .*(leak|pending)',
+        r'^general protection fault', r'KASAN', r'kmemleak: \d+ new suspected',
+        r'^unreferenced object', r'DMA-API: .*(leak|pending)',
         r'possible (circular|recursive) locking', r'^INFO: (possible|task)',
         r'inconsistent lock state', r'^page_pool_release_retry\(\) stalled',
         r'^dma-api-debug: error_count [1-9]',
