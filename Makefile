@@ -5,16 +5,19 @@
 # POOL=ours against ours.
 POOL ?= base
 LOGS := build/logs/$(POOL)
+# Boots per variant of 'make bench'.
+ROUNDS ?= 5
 
-.PHONY: all run test deps kunit-um kunit-x86_64 selftest-um check clean \
-	distclean
+.PHONY: all run test deps kunit-um kunit-x86_64 selftest-um check bench \
+	clean distclean
 
 all: run
 
 deps:
 	@scripts/install-deps.sh
 
-# The main job: build the UML kernel, run the suites, summarise.
+# The main job: build the UML kernel, run the suites, summarise; then one
+# boot of the benchmark kernel shows our pool against the page allocator.
 run: deps
 	@scripts/run.sh $(POOL)
 
@@ -37,6 +40,11 @@ selftest-um: deps
 check: deps
 	@scripts/check.sh $(POOL) $(LOGS)/check.log
 	@scripts/summarize.py $(LOGS)/check.log
+
+# Our pool against the base tree's: ROUNDS boots of each benchmark kernel,
+# build/bench/results.{csv,txt,png}.
+bench: deps
+	@scripts/bench.sh $(ROUNDS)
 
 # Build folders are kept between runs: 'clean' drops only the logs.
 clean:

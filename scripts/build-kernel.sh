@@ -1,19 +1,23 @@
 #!/bin/bash
 # build-kernel.sh ARCH VARIANT: configure (when the fragments changed) and
 # build the test kernel for ARCH (um or x86_64) on the VARIANT tree, in
-# build/ARCH-VARIANT. Prints the build folder's path last.
+# build/ARCH-VARIANT. Prints the build folder's path last. ARCH um-bench
+# is the UML benchmark kernel (ARCH=um, no lockdep) in build/um-bench-VARIANT.
 set -euo pipefail
 
-arch=${1:?usage: build-kernel.sh um|x86_64 base|ours}
-variant=${2:?usage: build-kernel.sh um|x86_64 base|ours}
+arch=${1:?usage: build-kernel.sh um|um-bench|x86_64 base|ours}
+variant=${2:?usage: build-kernel.sh um|um-bench|x86_64 base|ours}
 top=$(cd "$(dirname "$0")/.." && pwd)
 src=$top/build/src-$variant
 out=$top/build/$arch-$variant
 jobs=${JOBS:-$(nproc)}
 
 case $arch in
-um) frags="configs/um.config" base_config=defconfig_none ;;
-x86_64) frags="configs/x86_64.config configs/debug.config" base_config=tinyconfig ;;
+um) frags="configs/um.config" base_config=defconfig_none karch=um ;;
+um-bench) frags="configs/um.config configs/um-bench.config"
+	base_config=defconfig_none karch=um ;;
+x86_64) frags="configs/x86_64.config configs/debug.config" base_config=tinyconfig
+	karch=x86_64 ;;
 *) echo "build-kernel: unknown arch '$arch'" >&2; exit 2 ;;
 esac
 frags="$frags configs/pool-$variant.config ${EXTRA_CONFIGS:-}"
@@ -21,7 +25,7 @@ frags="$frags configs/pool-$variant.config ${EXTRA_CONFIGS:-}"
 "$top/scripts/prepare-tree.sh" "$variant" >&2
 
 kmake() {
-	make -s -C "$src" O="$out" ARCH="$arch" "$@"
+	make -s -C "$src" O="$out" ARCH="$karch" "$@"
 }
 
 mkdir -p "$out"
@@ -35,7 +39,8 @@ if [ ! -f "$out/.config" ] || [ "$want" != "$(cat "$out/.fragments" 2>/dev/null)
 	fi
 	(cd "$top" && cat $frags) >> "$out/.config"
 	kmake olddefconfig >&2
-	# Every option we asked for must have survived olddefconfig.
+	# Every option we asked for must have survived olddefconfig. A later
+	# fragment overrides an earlier one: check only an option's last value.
 	bad=0
 	while read -r line; do
 		case $line in
@@ -43,7 +48,7 @@ if [ ! -f "$out/.config" ] || [ "$want" != "$(cat "$out/.fragments" 2>/dev/null)
 			grep -q "^$opt=" "$out/.config" && { echo "build-kernel: $opt still set" >&2; bad=1; } ;;
 		CONFIG_*) grep -qx "$line" "$out/.config" || { echo "build-kernel: $line did not stick" >&2; bad=1; } ;;
 		esac
-	done <<< "$want"
+	done <<< "$(echo "$want" | tac | awk -F= '/^CONFIG_/ && !seen[$1]++' | tac)"
 	[ $bad -eq 0 ] || exit 1
 	echo "$want" > "$out/.fragments"
 fi

@@ -3,9 +3,10 @@
 # build/ARCH-FROM, so the TO variant rebuilds only what differs.
 #
 # The two variant trees are hard links of one pristine tree: their files
-# share mtimes except those our overlay changed, so after the source
-# paths in the dependency files are rewritten, kbuild's own checks
-# rebuild exactly the objects whose sources or config differ.
+# share mtimes except those our overlay changed. Those are made newer
+# than anything built so far, and the source paths in the dependency
+# files are rewritten, so kbuild's own checks rebuild exactly the
+# objects whose sources or config differ.
 set -euo pipefail
 
 arch=${1:?usage: clone-build.sh ARCH FROM TO}
@@ -20,6 +21,14 @@ out_to=$top/build/$arch-$to
 [ -f "$out_from/.config" ] || { echo "clone-build: $out_from is not built" >&2; exit 1; }
 [ -e "$out_to" ] && { echo "clone-build: $out_to exists" >&2; exit 1; }
 "$top/scripts/prepare-tree.sh" "$to" >&2
+# Objects built from FROM's copy of a file must not look newer than TO's
+# own copy: give every file the two trees do not share a fresh mtime.
+sort -u "$src_from/.page_pool_overlay" "$src_to/.page_pool_overlay" |
+while read -r f; do
+	cmp -s "$src_from/$f" "$src_to/$f" && continue
+	[ -e "$src_to/$f" ] || continue
+	cp "$src_to/$f" "$src_to/$f.new" && mv -f "$src_to/$f.new" "$src_to/$f"
+done
 cp -a "$out_from" "$out_to.tmp"
 grep -rlF --null "$src_from" "$out_to.tmp" --include='*.cmd' --include='Makefile' \
 	--include='*.d' | xargs -0 -r sed -i "s|$src_from|$src_to|g"

@@ -1,0 +1,40 @@
+#!/bin/bash
+# bench-smoke.sh VARIANT LOG: smoke test of the benchmark. Builds the
+# benchmark module (and page_pool_xdp) against the VARIANT test kernel,
+# build/um-VARIANT, which must be built already (kunit-um.sh does it);
+# boots it with the module in quick mode and page_pool_xdp --bench
+# --quick. LOG gets the console, then TAP: one result per benchmark test
+# (not ok if it is missing or its figure is not a positive finite number)
+# and one for the module and init status. Writes only to build/bench/.
+set -uo pipefail
+
+variant=${1:?usage: bench-smoke.sh base|ours LOG}
+log=${2:?usage: bench-smoke.sh base|ours LOG}
+top=$(cd "$(dirname "$0")/.." && pwd)
+s=$top/scripts
+out=$top/build/um-$variant
+dir=$top/build/bench
+initrd=$dir/smoke-$variant.cpio.gz
+mkdir -p "$(dirname "$log")" "$dir"
+exec > "$log" 2>&1
+
+bail() {
+	echo "TAP version 13"
+	echo "1..1"
+	echo "# $*"
+	echo "not ok 1 bench smoke"
+	exit 1
+}
+
+[ -x "$out/linux" ] || bail "$out is not built"
+ko=$("$s/bench-module.sh" "$out") || bail "cannot build the module"
+make -s -C "$top/tools/testing/selftests/net/page_pool" OUTPUT="$dir/xdp" ||
+	bail "cannot build page_pool_xdp"
+"$s/make-initramfs.sh" "$initrd" "$s/bench-init.sh" "$ko" "$dir/xdp/page_pool_xdp" ||
+	bail "cannot make the initramfs"
+"$s/boot-um.sh" "$out/linux" "$initrd" 300 -- quick=1 xdp=quick ||
+	echo "bench-smoke: the kernel exited with $?"
+# Read the console back: boot-um.sh wrote it to this very LOG.
+"$s/bench-table.py" tap --xdp "$log" > "$log.tap"
+cat "$log.tap"
+rm -f "$log.tap"

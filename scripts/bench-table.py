@@ -1,0 +1,246 @@
+#!/usr/bin/env python3
+"""Read the console logs of benchmark boots (scripts/bench-init.sh).
+
+usage: bench-table.py csv VARIANT ROUND LOG     results of one boot as CSV rows
+       bench-table.py table CSV [--plot DAT] [LOG...]
+       bench-table.py tap [--xdp] LOG            TAP for one quick boot
+
+csv prints rows of variant,test,round,cycles_per_op,ns_per_op (no header;
+xdp_* rows give ns per packet and no cycles) and exits 1, saying why on
+stderr, if the boot is incomplete: a test missing (xdp_* ones unless
+bench-init.sh was told xdp=off) or failed, module
+status or BENCH-EXIT not 0, or a kernel report.
+
+table prints, per test, the median and min-max of each variant in CSV.
+With two variants (base and ours) it gives ours/base; with one, each
+test's ratio to page_o0 (the page allocator). Cycles are medians. It lists the tests the
+LOGs skipped, and with --plot writes the medians and spreads as a
+gnuplot data file (test, then median, min, max per variant).
+
+tap checks one boot: a test line per expected test (the xdp_* ones with
+--xdp), each with a positive finite figure or a skip, and status 0.
+"""
+import csv
+import math
+import re
+import statistics
+import sys
+
+MODULE = ['loop', 'page_o0', 'page_o3', 'page_o3_split1536', 'fast', 'ring',
+          'slow', 'frag2048', 'frag1536', 'bulk16']
+DMA = ['fast_dma', 'ring_dma', 'slow_dma']       # may skip (no DMA API)
+XDP = ['xdp_drop', 'xdp_pass', 'xdp_tx']
+ORDER = MODULE + DMA + XDP
+BASELINE = 'page_o0'
+NUM = r'([-+0-9.eEinfa]+)'
+
+RESULT = re.compile(r'page_pool_bench: test=(\S+) loops=\d+ cycles_per_op='
+                    + NUM + ' ns_per_op=' + NUM)
+SKIP = re.compile(r'page_pool_bench: test=(\S+) skipped reason=(.*)')
+FAILED = re.compile(r'page_pool_bench: test=(\S+) failed (.*)')
+DONE = re.compile(r'page_pool_bench: done status=(-?\d+)')
+XDPLINE = re.compile(r'^bench (\S+) pps=\S+ ns_per_pkt=' + NUM)
+EXIT = re.compile(r'^BENCH-EXIT (\d+)')
+NOXDP = 'bench-init: xdp=off'
+
+REPORT = re.compile(r'^(BUG[: ]|WARNING[: ]|Kernel panic|Oops)')
+
+
+def parse(path):
+    """Return {test: (cycles or None, ns)}, {test: reason}, problems, and
+    whether page_pool_xdp ran."""
+    figs, skips, problems = {}, {}, []
+    xdp = True
+    done = bexit = None
+    with open(path, errors='replace') as f:
+        for line in f:
+            line = line.rstrip('\n').replace('\r', '')
+            m = RESULT.search(line)
+            if m:
+                figs[m.group(1)] = (m.group(2), m.group(3))
+            elif SKIP.search(line):
+                m = SKIP.search(line)
+                skips[m.group(1)] = m.group(2).strip()
+            elif FAILED.search(line):
+                m = FAILED.search(line)
+                problems.append('%s failed: %s' % m.groups())
+            elif DONE.search(line):
+                done = int(DONE.search(line).group(1))
+            elif XDPLINE.match(line):
+                m = XDPLINE.match(line)
+                figs[m.group(1)] = (None, m.group(2))
+            elif EXIT.match(line):
+                bexit = int(EXIT.match(line).group(1))
+            elif line.startswith(NOXDP):
+                xdp = False
+            elif REPORT.match(line):
+                problems.append('kernel report: ' + line)
+    if done != 0:
+        problems.append('module status %s' % ('missing' if done is None
+                                              else done))
+    if bexit != 0:
+        problems.append('BENCH-EXIT %s' % ('missing' if bexit is None
+                                           else bexit))
+    return figs, skips, problems, xdp
+
+
+def positive(s):
+    """s as a positive finite float, or None."""
+    try:
+        v = float(s)
+    except (TypeError, ValueError):
+        return None
+    return v if math.isfinite(v) and v > 0 else None
+
+
+def expected(xdp):
+    return MODULE + DMA + (XDP if xdp else [])
+
+
+def cmd_csv(variant, rnd, path):
+    figs, skips, problems, xdp = parse(path)
+    out = csv.writer(sys.stdout, lineterminator='\n')
+    for t in sorted(figs, key=lambda t: (ORDER + [t]).index(t)):
+        c, n = figs[t]
+        if positive(n) is None or (c is not None and positive(c) is None):
+            problems.append('%s: bad figure %s/%s' % (t, c, n))
+            continue
+        out.writerow([variant, t, rnd, c if c is not None else '', n])
+    for t in expected(xdp):
+        if t not in figs and t not in skips:
+            problems.append('%s missing' % t)
+        elif t in skips and t not in DMA:
+            problems.append('%s skipped: %s' % (t, skips[t]))
+    for p in problems:
+        print('bench-table: %s: %s' % (path, p), file=sys.stderr)
+    return 1 if problems else 0
+
+
+def fmt(v):
+    if v is None:
+        return '-'
+    return '%.2f' % v if v < 10 else '%.1f' % v if v < 1000 else '%.0f' % v
+
+
+def spread(vals):
+    """'median (min-max)' of vals, and the median; '-' if none."""
+    if not vals:
+        return '-', None
+    med = statistics.median(vals)
+    if len(vals) == 1:
+        return fmt(med), med
+    return '%s (%s-%s)' % (fmt(med), fmt(min(vals)), fmt(max(vals))), med
+
+
+def cmd_table(path, logs, plot):
+    data = {}           # (variant, test) -> ([cycles], [ns])
+    rounds = {}
+    with open(path) as f:
+        for r in csv.DictReader(f):
+            cyc, ns = data.setdefault((r['variant'], r['test']), ([], []))
+            if r['cycles_per_op']:
+                cyc.append(float(r['cycles_per_op']))
+            ns.append(float(r['ns_per_op']))
+            rounds.setdefault(r['variant'], set()).add(r['round'])
+    variants = [v for v in ('base', 'ours') if v in rounds] + sorted(
+        v for v in rounds if v not in ('base', 'ours'))
+    tests = sorted({t for _, t in data}, key=lambda t: (ORDER + [t]).index(t))
+    if not variants:
+        print('bench-table: no results in %s' % path, file=sys.stderr)
+        return 1
+    two = len(variants) == 2
+    print('page_pool bench (UML, no lockdep): median (min-max) of %s; '
+          'ns per op, per packet for xdp_*'
+          % ', '.join('%d %s boot(s)' % (len(rounds[v]), v)
+                      for v in variants))
+    head = ['test'] + ['%s ns' % v for v in variants]
+    head += ['%s/%s' % (variants[1], variants[0]) if two
+             else '/%s' % BASELINE]
+    head += ['%s cycles' % v for v in variants]
+    rows, dat = [head], []
+    for t in tests:
+        row, meds, pl = [t], [], [t]
+        for v in variants:
+            ns = data.get((v, t), ([], []))[1]
+            s, med = spread(ns)
+            row.append(s)
+            meds.append(med)
+            pl += [med, min(ns), max(ns)] if ns else ['NaN'] * 3
+        if two:
+            ratio = meds[1] / meds[0] if None not in meds else None
+        else:
+            base = data.get((variants[0], BASELINE), ([], []))[1]
+            ratio = (meds[0] / statistics.median(base)
+                     if base and meds[0] is not None else None)
+        row.append('-' if ratio is None else '%.2f' % ratio if ratio >= 0.1
+                   else '%.2g' % ratio)
+        for v in variants:
+            cyc = data.get((v, t), ([], []))[0]
+            row.append(fmt(statistics.median(cyc)) if cyc else '-')
+        rows.append(row)
+        dat.append(pl)
+    widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
+    for r in rows:
+        print('  '.join(c.ljust(w) if i == 0 else c.rjust(w)
+                        for i, (c, w) in enumerate(zip(r, widths))).rstrip())
+    skipped = {}
+    for log in logs:
+        for t, why in parse(log)[1].items():
+            skipped.setdefault((t, why), []).append(log)
+    for (t, why), seen in sorted(skipped.items()):
+        print('skipped: %s (reason=%s%s) in %d of %d boot(s)'
+              % (t, why, ': UML has no DMA API' if why == 'no-dma' else '',
+                 len(seen), len(logs)))
+    if plot:
+        with open(plot, 'w') as f:
+            f.write('# test' + ''.join(' %s_med %s_min %s_max' % (v, v, v)
+                                       for v in variants) + '\n')
+            for pl in dat:
+                f.write(' '.join(str(x) for x in pl) + '\n')
+    return 0
+
+
+def cmd_tap(path, xdp):
+    figs, skips, problems, _ = parse(path)
+    tests = expected(xdp)
+    print('TAP version 13')
+    print('1..%d' % (len(tests) + 1))
+    for i, t in enumerate(tests, 1):
+        if t in skips and t in DMA:
+            print('ok %d %s # SKIP %s' % (i, t, skips[t]))
+        elif t in figs and positive(figs[t][1]) is not None and (
+                figs[t][0] is None or positive(figs[t][0]) is not None):
+            print('ok %d %s' % (i, t))
+        else:
+            why = ('bad figure %s/%s' % figs[t] if t in figs else
+                   'skipped: ' + skips[t] if t in skips else 'missing')
+            print('# %s: %s' % (t, why))
+            print('not ok %d %s' % (i, t))
+    # Kernel reports are summarize.py's job (it knows the base kernel's).
+    problems = [p for p in problems if not p.startswith('kernel report')]
+    for p in problems:
+        print('# %s' % p)
+    print('%sok %d status' % ('not ' if problems else '', len(tests) + 1))
+    return 0
+
+
+def main(argv):
+    if len(argv) == 5 and argv[1] == 'csv':
+        return cmd_csv(argv[2], argv[3], argv[4])
+    if len(argv) >= 3 and argv[1] == 'table':
+        args, plot = argv[3:], None
+        if args[:1] == ['--plot'] and len(args) >= 2:
+            plot, args = args[1], args[2:]
+        return cmd_table(argv[2], args, plot)
+    if len(argv) in (3, 4) and argv[1] == 'tap':
+        xdp = argv[2] == '--xdp'
+        if xdp == (len(argv) == 3):
+            print(__doc__, file=sys.stderr)
+            return 2
+        return cmd_tap(argv[-1], xdp)
+    print(__doc__, file=sys.stderr)
+    return 2
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))

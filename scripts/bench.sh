@@ -1,0 +1,125 @@
+#!/bin/bash
+# bench.sh [ROUNDS]: benchmark our page_pool against the base tree's.
+# Builds the UML benchmark kernel (build-kernel.sh um-bench: no lockdep)
+# of both variants, the benchmark module for each and page_pool_xdp, and
+# one initramfs per variant (scripts/bench-init.sh: full module run, then
+# page_pool_xdp --bench). Boots base and ours alternately, ROUNDS
+# (default 5) times each, and writes build/bench/results.csv, the table
+# (results.txt, also printed) and build/bench/results.png.
+#
+# bench.sh --one VARIANT: one boot of VARIANT's benchmark kernel; prints
+# each test's figures and its ratio to page_o0 (the page allocator).
+#
+# Builds run under nice -n 19, the boots do not. BENCH_TIMEOUT (s, default
+# 300) bounds one boot; BENCH_PARAMS (e.g. "loops=100000000") go to the
+# module, and "xdp=off" or "xdp=quick" among them to bench-init.sh.
+set -euo pipefail
+
+usage="usage: bench.sh [ROUNDS] | bench.sh --one base|ours"
+top=$(cd "$(dirname "$0")/.." && pwd)
+dir=$top/build/bench
+xdp=$dir/xdp/page_pool_xdp
+timeout_s=${BENCH_TIMEOUT:-300}
+s=$top/scripts
+
+say() {
+	echo "bench: $*"
+}
+
+# prepare VARIANT: build its kernel (seeded from the other variant's when
+# only that one exists), module and initramfs.
+prepare() {
+	local v=$1 other=base out ko
+	[ "$v" = base ] && other=ours
+	if [ ! -e "$top/build/um-bench-$v" ] &&
+		[ -x "$top/build/um-bench-$other/linux" ]; then
+		nice -n 19 "$s/clone-build.sh" um-bench "$other" "$v"
+	fi
+	out=$(nice -n 19 "$s/build-kernel.sh" um-bench "$v")
+	ko=$(nice -n 19 "$s/bench-module.sh" "$out")
+	"$s/make-initramfs.sh" "$dir/initramfs-$v.cpio.gz" "$s/bench-init.sh" \
+		"$ko" "$xdp"
+}
+
+build_all() {
+	local start=$SECONDS v
+	mkdir -p "$dir"
+	nice -n 19 make -s -C "$top/tools/testing/selftests/net/page_pool" \
+		OUTPUT="$dir/xdp" >&2
+	for v in "$@"; do
+		prepare "$v"
+	done
+	say "built $* in $((SECONDS - start)) s"
+}
+
+# boot VARIANT LOG: one benchmark boot; the console goes to LOG.
+boot() {
+	local rc=0
+	# shellcheck disable=SC2086 # one word per parameter
+	"$s/boot-um.sh" "$top/build/um-bench-$1/linux" \
+		"$dir/initramfs-$1.cpio.gz" "$timeout_s" -- ${BENCH_PARAMS:-} \
+		> "$2" 2>&1 || rc=$?
+	[ $rc -eq 0 ] || say "boot of $1 exited with $rc (log: $2)"
+	return $rc
+}
+
+header=variant,test,round,cycles_per_op,ns_per_op
+
+if [ "${1:-}" = --one ]; then
+	v=${2:?$usage}
+	case $v in base|ours) ;; *) echo "$usage" >&2; exit 2 ;; esac
+	build_all "$v"
+	start=$SECONDS
+	ok=0
+	boot "$v" "$dir/one-$v.log" || ok=1
+	{ echo "$header"; "$s/bench-table.py" csv "$v" 1 "$dir/one-$v.log" ||
+		ok=1; } > "$dir/one-$v.csv"
+	"$s/bench-table.py" table "$dir/one-$v.csv" "$dir/one-$v.log"
+	say "one boot of $v took $((SECONDS - start)) s (log: $dir/one-$v.log)"
+	exit $ok
+fi
+
+rounds=${1:-5}
+[[ $rounds =~ ^[1-9][0-9]*$ ]] || { echo "$usage" >&2; exit 2; }
+build_all base ours
+
+start=$SECONDS
+rm -rf "$dir/logs"
+mkdir -p "$dir/logs"
+csv=$dir/results.csv
+echo "$header" > "$csv.tmp"
+ok=0
+for r in $(seq "$rounds"); do
+	for v in base ours; do
+		t=$SECONDS
+		log=$dir/logs/$v-$r.log
+		boot "$v" "$log" || ok=1
+		"$s/bench-table.py" csv "$v" "$r" "$log" >> "$csv.tmp" || ok=1
+		say "round $r/$rounds $v: $((SECONDS - t)) s"
+	done
+done
+mv "$csv.tmp" "$csv"
+say "$rounds rounds took $((SECONDS - start)) s"
+
+"$s/bench-table.py" table "$csv" --plot "$dir/results.dat" \
+	"$dir"/logs/*.log | tee "$dir/results.txt"
+term=png
+[[ $(gnuplot -e 'set terminal' 2>&1) == *pngcairo* ]] && term=pngcairo
+gnuplot <<EOF
+set terminal $term noenhanced size 1200,600
+set output '$dir/results.png'
+set title "page_pool: base vs ours in UML, median of $rounds boots each (bars: min-max)"
+set ylabel "ns per op (xdp: per packet), log scale"
+set logscale y
+set style data histogram
+set style histogram errorbars gap 1 lw 1
+set style fill solid 0.7 border -1
+set xtics rotate by -30 nomirror
+set grid ytics
+set key top left
+plot '$dir/results.dat' using 2:3:4:xtic(1) title 'base', \
+	'' using 5:6:7 title 'ours'
+EOF
+say "wrote $csv, $dir/results.txt, $dir/results.png"
+[ $ok -eq 0 ] || say "some boots were incomplete: see the messages above"
+exit $ok
