@@ -12,7 +12,7 @@ mkdir -p "$(dirname "$log")"
 echo "kunit-um: running the suites on $variant"
 # UML needs a writable TMPDIR for its memory file; stdin must not be a tty.
 timeout 300 "$out/linux" mem=512M console=tty kunit_shutdown=halt \
-	kunit.filter_glob='page_pool*' </dev/null > "$log" 2>&1 || {
+	kunit.filter_glob="${FILTER:-page_pool*}" </dev/null > "$log" 2>&1 || {
 	echo "kunit-um: the kernel exited with $? (log: $log)" >&2
 	tail -40 "$log" >&2
 }

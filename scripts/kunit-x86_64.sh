@@ -21,7 +21,7 @@ timeout 600 qemu-system-x86_64 -accel tcg -smp 2 -m 2G \
 	-numa node,nodeid=1,cpus=1,memdev=m1 \
 	-nographic -no-reboot -kernel "$out/arch/x86/boot/bzImage" \
 	-initrd "$initrd" -device pci-testdev \
-	-append "console=ttyS0 panic=-1 swiotlb=force kunit.filter_glob=page_pool* kmemleak=on" \
+	-append "console=ttyS0 panic=-1 swiotlb=force kunit.filter_glob=${FILTER:-page_pool*} kmemleak=on" \
 	</dev/null > "$log" 2>&1 || {
 	echo "kunit-x86_64: QEMU exited with $? (log: $log)" >&2
 	tail -40 "$log" >&2

@@ -127,6 +127,18 @@ static struct page *pp_dma_alloc(struct page_pool *pool)
 	return c.page;
 }
 
+/* Allocate, expecting @want back; the caller then owns what came. */
+static struct page *pp_dma_alloc_same(struct kunit *test,
+				      struct page_pool *pool,
+				      struct page *want)
+{
+	struct page *got = pp_dma_alloc(pool);
+
+	KUNIT_ASSERT_NOT_NULL(test, got);
+	KUNIT_EXPECT_PTR_EQ(test, got, want);
+	return got;
+}
+
 /* Recycle into the cache, telling the pool how much the CPU dirtied. */
 static void pp_dma_put(struct page_pool *pool, struct page *page, int dirty)
 {
@@ -171,7 +183,7 @@ static void pp_dma_maps_once_and_keeps_address(struct kunit *test)
 	KUNIT_EXPECT_GE(test, maps, 1);
 
 	pp_dma_put(pool, a, -1);
-	KUNIT_EXPECT_PTR_EQ(test, pp_dma_alloc(pool), a);
+	a = pp_dma_alloc_same(test, pool, a);
 	KUNIT_EXPECT_EQ(test, page_pool_get_dma_addr(a), addr);
 	KUNIT_EXPECT_EQ(test, atomic_read(&pp_dma.maps), maps);
 	KUNIT_EXPECT_EQ(test, atomic_read(&pp_dma.unmaps), 0);
@@ -201,7 +213,7 @@ static void pp_dma_sync_covers_max_len_from_offset(struct kunit *test)
 	/* -1 means the CPU may have written anywhere in max_len. */
 	pp_dma.sync_size = 0;
 	pp_dma_put(pool, a, -1);
-	KUNIT_EXPECT_PTR_EQ(test, pp_dma_alloc(pool), a);
+	a = pp_dma_alloc_same(test, pool, a);
 	KUNIT_EXPECT_EQ(test, pp_dma.sync_addr, addr + 64);
 	KUNIT_EXPECT_EQ(test, pp_dma.sync_size, (size_t)1024);
 
@@ -223,13 +235,13 @@ static void pp_dma_sync_only_dirty_length(struct kunit *test)
 	addr = page_pool_get_dma_addr(a);
 
 	pp_dma_put(pool, a, 100);
-	KUNIT_EXPECT_PTR_EQ(test, pp_dma_alloc(pool), a);
+	a = pp_dma_alloc_same(test, pool, a);
 	KUNIT_EXPECT_EQ(test, pp_dma.sync_addr, addr + 64);
 	KUNIT_EXPECT_EQ(test, pp_dma.sync_size, (size_t)100);
 
 	/* More than max_len is clamped: the device only writes max_len. */
 	pp_dma_put(pool, a, 4000);
-	KUNIT_EXPECT_PTR_EQ(test, pp_dma_alloc(pool), a);
+	a = pp_dma_alloc_same(test, pool, a);
 	KUNIT_EXPECT_EQ(test, pp_dma.sync_size, (size_t)1024);
 
 	pp_dma_put(pool, a, -1);
@@ -245,7 +257,7 @@ static void pp_dma_no_sync_without_sync_flag(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, a);
 	pp_dma_put(pool, a, -1);
-	KUNIT_EXPECT_PTR_EQ(test, pp_dma_alloc(pool), a);
+	a = pp_dma_alloc_same(test, pool, a);
 	KUNIT_EXPECT_EQ(test, atomic_read(&pp_dma.syncs), 0);
 	pp_dma_put(pool, a, -1);
 	pp_test_destroy(pool);
@@ -381,7 +393,7 @@ static void pp_dma_real_device_leaks_nothing(struct kunit *test)
 	KUNIT_EXPECT_NE(test, addr, (dma_addr_t)0);
 	pp_dma_put(pool, b, -1);
 	pp_dma_put(pool, a, 200);
-	KUNIT_EXPECT_PTR_EQ(test, pp_dma_alloc(pool), a);
+	a = pp_dma_alloc_same(test, pool, a);
 	KUNIT_EXPECT_EQ(test, page_pool_get_dma_addr(a), addr);
 	pp_dma_put(pool, a, -1);
 	pp_test_destroy(pool);
@@ -393,7 +405,13 @@ static void pp_dma_real_device_leaks_nothing(struct kunit *test)
 static int pp_dma_test_init(struct kunit *test)
 {
 	memset(&pp_dma, 0, sizeof(pp_dma));
+	pp_test_pin_cpu();
 	return 0;
+}
+
+static void pp_dma_test_exit(struct kunit *test)
+{
+	pp_test_unpin_cpu();
 }
 
 static int pp_dma_suite_init(struct kunit_suite *suite)
@@ -430,6 +448,7 @@ static struct kunit_case pp_dma_cases[] = {
 static struct kunit_suite pp_dma_suite = {
 	.name = "page_pool_dma",
 	.init = pp_dma_test_init,
+	.exit = pp_dma_test_exit,
 	.suite_init = pp_dma_suite_init,
 	.suite_exit = pp_dma_suite_exit,
 	.test_cases = pp_dma_cases,

@@ -140,6 +140,17 @@ static struct page *pp_alloc_frag(struct page_pool *pool, unsigned int size,
 	return c.page;
 }
 
+/* Allocate, expecting @want back; the caller then owns what came. */
+static struct page *pp_alloc_same(struct kunit *test, struct page_pool *pool,
+				  struct page *want)
+{
+	struct page *got = pp_alloc(pool);
+
+	KUNIT_ASSERT_NOT_NULL(test, got);
+	KUNIT_EXPECT_PTR_EQ(test, got, want);
+	return got;
+}
+
 /* Recycle from the pool's own (softirq) context: into the alloc cache. */
 static void pp_recycle(struct page_pool *pool, struct page *page)
 {
@@ -337,7 +348,7 @@ static void pp_recycle_direct_is_reused(struct kunit *test)
 	pp_recycle(pool, a);
 	KUNIT_EXPECT_TRUE(test, pp_owns(pool, a));
 	/* The cache is a stack: the page just recycled comes first. */
-	KUNIT_EXPECT_PTR_EQ(test, pp_alloc(pool), a);
+	a = pp_alloc_same(test, pool, a);
 	pp_recycle(pool, a);
 }
 
@@ -353,7 +364,7 @@ static void pp_ring_return_is_reused(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, a);
 	pp_return(pool, a);
 	KUNIT_EXPECT_TRUE(test, pp_owns(pool, a));
-	KUNIT_EXPECT_PTR_EQ(test, pp_alloc(pool), a);
+	a = pp_alloc_same(test, pool, a);
 	pp_return(pool, a);
 }
 
@@ -482,7 +493,7 @@ static void pp_frag_page_returns_after_last_fragment(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pp_stats(pool).recycle_stats.cached, 1ULL);
 #endif
 	/* Whole-page allocations are served from the cache first. */
-	KUNIT_EXPECT_PTR_EQ(test, pp_alloc(pool), page);
+	page = pp_alloc_same(test, pool, page);
 	pp_recycle(pool, page);
 	pp_recycle(pool, next);
 }
@@ -504,7 +515,7 @@ static void pp_skb_head_returns_to_pool(struct kunit *test)
 	skb_mark_for_recycle(skb);
 	kfree_skb(skb);
 	KUNIT_EXPECT_TRUE(test, pp_owns(pool, a));
-	KUNIT_EXPECT_PTR_EQ(test, pp_alloc(pool), a);
+	a = pp_alloc_same(test, pool, a);
 	pp_return(pool, a);
 }
 
@@ -521,7 +532,7 @@ static void pp_skb_frag_returns_to_pool(struct kunit *test)
 	skb_add_rx_frag(skb, 0, a, 0, 1000, PAGE_SIZE << 1);
 	skb_mark_for_recycle(skb);
 	kfree_skb(skb);
-	KUNIT_EXPECT_PTR_EQ(test, pp_alloc(pool), a);
+	a = pp_alloc_same(test, pool, a);
 	pp_return(pool, a);
 }
 
@@ -573,7 +584,7 @@ static void pp_xdp_return_frame(struct kunit *test)
 	frame = pp_xdp_frame(&x, a);
 	KUNIT_ASSERT_NOT_NULL(test, frame);
 	xdp_return_frame(frame);
-	KUNIT_EXPECT_PTR_EQ(test, pp_alloc(pool), a);
+	a = pp_alloc_same(test, pool, a);
 	pp_return(pool, a);
 	pp_xdp_teardown(&x);
 }
@@ -592,7 +603,7 @@ static void pp_xdp_return_frame_rx_napi(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, frame);
 	pp_test_in_softirq(pp_call_xdp_return_napi, frame);
 	/* Returned from NAPI context, it went straight to the cache. */
-	KUNIT_EXPECT_PTR_EQ(test, pp_alloc(pool), a);
+	a = pp_alloc_same(test, pool, a);
 	pp_recycle(pool, a);
 	pp_xdp_teardown(&x);
 }
@@ -839,7 +850,10 @@ static void pp_stats_ethtool_helpers(struct kunit *test)
 static int pp_test_init(struct kunit *test)
 {
 	test->priv = kunit_kzalloc(test, sizeof(struct pp_ctx), GFP_KERNEL);
-	return test->priv ? 0 : -ENOMEM;
+	if (!test->priv)
+		return -ENOMEM;
+	pp_test_pin_cpu();
+	return 0;
 }
 
 static void pp_test_exit(struct kunit *test)
@@ -849,6 +863,7 @@ static void pp_test_exit(struct kunit *test)
 	if (ctx->pool)
 		KUNIT_EXPECT_TRUE_MSG(test, pp_ctx_destroy(ctx),
 				      "pool not freed: a page is still out");
+	pp_test_unpin_cpu();
 }
 
 static int pp_suite_init(struct kunit_suite *suite)

@@ -10,7 +10,9 @@
 
 #include <kunit/test.h>
 #include <linux/completion.h>
+#include <linux/cpumask.h>
 #include <linux/interrupt.h>
+#include <linux/sched.h>
 #include <net/page_pool.h>
 #include <net/xdp.h>
 
@@ -43,6 +45,26 @@ static inline bool pp_test_xfail_base(struct kunit *test, bool ok,
 	else
 		kunit_mark_skipped(test, "XFAIL on the base pool: %s", what);
 	return false;
+}
+
+/**
+ * pp_test_pin_cpu() - keep the running case on the CPU it is on
+ *
+ * A NAPI poll runs on one CPU, and a pool with NUMA_NO_NODE recycles
+ * for the node of the CPU it runs on. A case that migrated between
+ * nodes halfway would see its pages waived, so each case stays put.
+ */
+static inline void pp_test_pin_cpu(void)
+{
+	set_cpus_allowed_ptr(current, cpumask_of(raw_smp_processor_id()));
+}
+
+/**
+ * pp_test_unpin_cpu() - let the running case move again
+ */
+static inline void pp_test_unpin_cpu(void)
+{
+	set_cpus_allowed_ptr(current, cpu_possible_mask);
 }
 
 /* A step to run in softirq context, as a NAPI poll would. */
