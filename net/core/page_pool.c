@@ -1,0 +1,1173 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * page_pool: recycling page allocator for network RX rings.
+ *
+ * Concurrency rules
+ * =================
+ *
+ * Owner context. The alloc cache (pool->alloc), the alloc stats, the
+ * fragment state (frag_*), alloc_nid and pages_state_hold_cnt belong to
+ * the single context that allocates from the pool: the RX queue's NAPI
+ * poll, or the driver while that NAPI is stopped. Nothing locks them.
+ *
+ * Direct returns. A return with allow_direct claims to run in the owner
+ * context. It is honoured whenever BH is disabled (in_softirq()), which
+ * unlike 6.1's in_serving_softirq() also takes in threaded NAPI and a
+ * driver's own BH-disabled sections; otherwise the page takes the
+ * return ring. The direct path does not look for destroy: the owner
+ * never runs concurrently with, nor after, the last page_pool_destroy(),
+ * so a driver must not return pages with allow_direct from then on.
+ *
+ * Return ring (pool->ring). Any context but hard IRQ may produce, under
+ * the ring's producer lock taken with BH disabled; a page given back
+ * from hard IRQ, or from process context with IRQs off, is freed
+ * instead. The owner is the only consumer (destroy counts as the owner:
+ * it runs once the owner has stopped), so the consumer side takes no
+ * lock. A producer syncs its pages for the device before it takes the
+ * lock, inside an RCU read-side section in which it saw ring_closed
+ * clear, then stores them if the ring is still open under the lock.
+ *
+ * Leaving the pool. A page may leave from any context. With
+ * PP_FLAG_DMA_MAP it is erased from pool->dma_mapped under the xarray's
+ * lock (IRQs off), and only the caller whose erase returned the page
+ * unmaps it: outside the lock if it saw dma_released clear in the RCU
+ * read-side section it runs in, else before unlocking.
+ *
+ * Destroy against late returns. The last page_pool_destroy() runs in
+ * process context once the owner has stopped, then:
+ *  1. sets ring_closed under the producer lock, so that no page enters
+ *     the ring any more, and frees the pages of the cache, the ring and
+ *     the fragment being cut.
+ *  2. with PP_FLAG_DMA_MAP, sets dma_released and waits for an RCU grace
+ *     period. Returners that saw ring_closed or dma_released clear have
+ *     finished their syncs and unmaps by then; later ones see both set,
+ *     so they sync nothing and unmap only under the xarray lock.
+ *  3. erases every page still in pool->dma_mapped, clearing its dma_addr
+ *     under the xarray lock (its returner cannot free it before taking
+ *     that lock), and unmaps it by the saved address once unlocked. When
+ *     a look under the lock finds the xarray empty, no returner is in
+ *     the middle of an unmap: destroy drops the device reference, and
+ *     the pool makes no DMA call after it returns.
+ *  4. sets destroyed under teardown_lock. Returners that see it count
+ *     their page as released under that lock, and the one returning the
+ *     last page kicks the release work, which frees the pool after
+ *     checking the counts under the same lock.
+ * A page in flight keeps its pool alive: the pool is freed only once
+ * every page that entered it has left. So a returner never touches the
+ * pool once it has handed its page over: after unlocking the ring it
+ * stored the page in, or after counting the page released (other than
+ * under teardown_lock).
+ */
+
+#define pr_fmt(fmt) "page_pool: " fmt
+
+#include <linux/device.h>
+#include <linux/dma-mapping.h>
+#include <linux/ethtool.h>
+#include <linux/export.h>
+#include <linux/gfp.h>
+#include <linux/jiffies.h>
+#include <linux/mm.h>
+#include <linux/netdevice.h>
+#include <linux/nodemask.h>
+#include <linux/percpu.h>
+#include <linux/ptr_ring.h>
+#include <linux/rcupdate.h>
+#include <linux/slab.h>
+#include <linux/topology.h>
+#include <linux/workqueue.h>
+#include <linux/xarray.h>
+
+#include <net/page_pool.h>
+#include <net/xdp.h>
+
+#include <trace/events/page_pool.h>
+
+#define PP_DEFAULT_RING_SIZE	1024
+#define PP_MAX_RING_SIZE	32768
+
+/* Mappings stay for the page's life in the pool; syncs are explicit. */
+#define PP_DMA_ATTRS		(DMA_ATTR_SKIP_CPU_SYNC | DMA_ATTR_WEAK_ORDERING)
+
+/* The low bits of pp_magic overlay lru.next, where the page allocator
+ * keeps the pfmemalloc mark: leave them alone.
+ */
+#define PP_MAGIC_ALLOC_BITS	0x3UL
+
+/* While the pool cuts fragments from a page, it holds this many users
+ * of it, so that fragments coming back cannot drop the count to zero;
+ * when it moves on, it drops the part of the bias it did not hand out.
+ */
+#define PP_FRAG_BIAS		LONG_MAX
+
+#define PP_RETRY_INTERVAL	HZ
+#define PP_DEFER_WARN_INTERVAL	(60 * HZ)
+
+#ifdef CONFIG_PAGE_POOL_STATS
+/* Owner context only, like the counters themselves. */
+static void pp_alloc_stat_bump(struct page_pool *pool, size_t off)
+{
+	u64 *counter = (void *)&pool->alloc_stats + off;
+
+	(*counter)++;
+}
+
+/* Any context: each CPU counts in its own copy. */
+static void pp_recycle_stat_bump(struct page_pool *pool, size_t off, u64 n)
+{
+	u64 __percpu *counter = (void __percpu *)pool->recycle_stats + off;
+
+	this_cpu_add(*counter, n);
+}
+
+#define pp_alloc_stat_inc(pool, field) \
+	pp_alloc_stat_bump(pool, offsetof(struct page_pool_alloc_stats, field))
+#define pp_recycle_stat_add(pool, field, n) \
+	pp_recycle_stat_bump(pool, \
+			     offsetof(struct page_pool_recycle_stats, field), n)
+#else
+#define pp_alloc_stat_inc(pool, field)		((void)(pool))
+#define pp_recycle_stat_add(pool, field, n)	((void)(pool))
+#endif
+#define pp_recycle_stat_inc(pool, field) pp_recycle_stat_add(pool, field, 1)
+
+static unsigned int pp_span(const struct page_pool *pool)
+{
+	return PAGE_SIZE << pool->p.order;
+}
+
+/* @nid if the page allocator can serve it, else NUMA_NO_NODE. */
+static int pp_usable_node(int nid)
+{
+	if (nid < 0 || nid >= MAX_NUMNODES || !node_state(nid, N_MEMORY))
+		return NUMA_NO_NODE;
+	return nid;
+}
+
+/* The node the pool allocates from, and so the only one it recycles
+ * for: alloc_nid, resolved from p.nid at create and update_nid time, or
+ * the allocating CPU's nearest node with memory when p.nid is
+ * NUMA_NO_NODE or has no memory. Owner context.
+ */
+static int pp_home_node(const struct page_pool *pool)
+{
+	int nid = pool->alloc_nid;
+
+	return nid == NUMA_NO_NODE ? numa_mem_id() : nid;
+}
+
+/* Only pages nobody else holds and that are not from the reserves. */
+static bool pp_page_recyclable(struct page *page)
+{
+	return page_ref_count(page) == 1 && !page_is_pfmemalloc(page);
+}
+
+/* Whether a page may be handed out again. Pages from another node may
+ * still go through the return ring: the refill drops (waives) them.
+ */
+static bool pp_page_local(const struct page_pool *pool, struct page *page)
+{
+	return page_to_nid(page) == pp_home_node(pool);
+}
+
+/* Sync up to @len bytes (at most max_len) from p.offset for the device. */
+static void pp_sync_for_device(struct page_pool *pool, struct page *page,
+			       unsigned int len)
+{
+	if (!(pool->p.flags & PP_FLAG_DMA_SYNC_DEV))
+		return;
+
+	len = min(len, pool->p.max_len);
+	dma_sync_single_range_for_device(pool->p.dev,
+					 page_pool_get_dma_addr(page),
+					 pool->p.offset, len, pool->p.dma_dir);
+}
+
+/* How much of a returned page to sync. When pages are split, the holder
+ * of the last fragment cannot know what the others dirtied.
+ */
+static unsigned int pp_recycle_sync_len(const struct page_pool *pool,
+					unsigned int dma_sync_size)
+{
+	return pool->p.flags & PP_FLAG_PAGE_FRAG ? -1 : dma_sync_size;
+}
+
+/* Map a page entering the pool and record it, so that destroy can find
+ * it if it is still in flight then.
+ */
+static bool pp_dma_map(struct page_pool *pool, struct page *page)
+{
+	struct device *dev = pool->p.dev;
+	unsigned long flags;
+	dma_addr_t addr;
+	void *old;
+
+	addr = dma_map_page_attrs(dev, page, 0, pp_span(pool),
+				  pool->p.dma_dir, PP_DMA_ATTRS);
+	if (dma_mapping_error(dev, addr))
+		return false;
+
+	xa_lock_irqsave(&pool->dma_mapped, flags);
+	old = __xa_store(&pool->dma_mapped, page_to_pfn(page), page,
+			 GFP_ATOMIC | __GFP_NOWARN);
+	xa_unlock_irqrestore(&pool->dma_mapped, flags);
+	if (xa_is_err(old)) {
+		dma_unmap_page_attrs(dev, addr, pp_span(pool), pool->p.dma_dir,
+				     PP_DMA_ATTRS);
+		return false;
+	}
+
+	page_pool_set_dma_addr(page, addr);
+	pp_sync_for_device(pool, page, pool->p.max_len);
+	return true;
+}
+
+static void pp_dma_unmap_addr(struct page_pool *pool, dma_addr_t addr)
+{
+	dma_unmap_page_attrs(pool->p.dev, addr, pp_span(pool), pool->p.dma_dir,
+			     PP_DMA_ATTRS);
+}
+
+static void pp_dma_unmap(struct page_pool *pool, struct page *page)
+{
+	pp_dma_unmap_addr(pool, page_pool_get_dma_addr(page));
+	page_pool_set_dma_addr(page, 0);
+}
+
+/* Unmap a page leaving the pool, unless destroy already did: whoever
+ * erases the page from dma_mapped unmaps it. Outside the lock, unless
+ * destroy may be about to drop the device: then its last look under the
+ * lock waits for us. See the rules at the top.
+ */
+static void pp_dma_forget(struct page_pool *pool, struct page *page)
+{
+	unsigned long flags;
+	bool mine, late;
+
+	if (!(pool->p.flags & PP_FLAG_DMA_MAP))
+		return;
+
+	rcu_read_lock();
+	late = READ_ONCE(pool->dma_released);
+	xa_lock_irqsave(&pool->dma_mapped, flags);
+	mine = __xa_erase(&pool->dma_mapped, page_to_pfn(page)) == page;
+	if (unlikely(mine && late)) {
+		pp_dma_unmap(pool, page);
+		mine = false;
+	}
+	xa_unlock_irqrestore(&pool->dma_mapped, flags);
+	if (mine)
+		pp_dma_unmap(pool, page);
+	rcu_read_unlock();
+}
+
+#define PP_TEARDOWN_BATCH	16
+
+/* Destroy, after the grace period that follows setting dma_released:
+ * unmap the pages still in flight and let go of the device. A page is
+ * touched (its dma_addr cleared) only while it is still recorded, under
+ * the xarray lock: its returner must take that lock to erase it before
+ * it may free the page. Once erased here, the page is only unmapped by
+ * the saved address, outside the lock. The loop ends with a look under
+ * the lock that finds nothing, after which no returner can still be
+ * unmapping (late ones unmap under the lock), so the device may go.
+ */
+static void pp_dma_teardown(struct page_pool *pool)
+{
+	struct xarray *xa = &pool->dma_mapped;
+	dma_addr_t addr[PP_TEARDOWN_BATCH];
+	unsigned long pfn = 0;
+	struct page *page;
+	int i, n;
+
+	do {
+		n = 0;
+		xa_lock_irq(xa);
+		while (n < PP_TEARDOWN_BATCH &&
+		       (page = xa_find(xa, &pfn, ULONG_MAX, XA_PRESENT))) {
+			__xa_erase(xa, pfn);
+			addr[n++] = page_pool_get_dma_addr(page);
+			page_pool_set_dma_addr(page, 0);
+		}
+		xa_unlock_irq(xa);
+
+		for (i = 0; i < n; i++)
+			pp_dma_unmap_addr(pool, addr[i]);
+		cond_resched();
+	} while (n);
+	put_device(pool->p.dev);
+}
+
+/* A new page from the page allocator joins the pool. */
+static bool pp_admit_page(struct page_pool *pool, struct page *page)
+{
+	u32 hold;
+
+	if ((pool->p.flags & PP_FLAG_DMA_MAP) && !pp_dma_map(pool, page))
+		return false;
+
+	page->pp_magic |= PP_SIGNATURE;
+	page->pp = pool;
+	if (pool->p.init_callback)
+		pool->p.init_callback(page, pool->p.init_arg);
+
+	hold = pool->pages_state_hold_cnt + 1;
+	WRITE_ONCE(pool->pages_state_hold_cnt, hold);
+	trace_page_pool_state_hold(pool, page, hold);
+	return true;
+}
+
+/* Count a page as gone. Once the count is in, the pool may be freed at
+ * any time, unless we hold teardown_lock: the pool is not touched after.
+ * Once destroy has run, the returner of the last page wakes the release
+ * work, so that the pool goes away without waiting for the next retry.
+ */
+static void pp_count_release(struct page_pool *pool, struct page *page)
+{
+	unsigned long flags;
+	u32 released;
+
+	if (likely(!READ_ONCE(pool->destroyed))) {
+		released = atomic_inc_return(&pool->pages_state_release_cnt);
+		trace_page_pool_state_release(pool, page, released);
+		return;
+	}
+
+	spin_lock_irqsave(&pool->teardown_lock, flags);
+	released = atomic_inc_return(&pool->pages_state_release_cnt);
+	if (released == pool->pages_state_hold_cnt)
+		mod_delayed_work(system_wq, &pool->release_dw, 0);
+	spin_unlock_irqrestore(&pool->teardown_lock, flags);
+	trace_page_pool_state_release(pool, page, released);
+}
+
+/* Take a page out of the pool; the caller keeps its page reference. */
+static void pp_release_page(struct page_pool *pool, struct page *page)
+{
+	pp_dma_forget(pool, page);
+	page->pp_magic &= PP_MAGIC_ALLOC_BITS;
+	page->pp = NULL;
+	pp_count_release(pool, page);
+}
+
+/* Take a page out of the pool and drop the pool's reference to it. */
+static void pp_free_page(struct page_pool *pool, struct page *page)
+{
+	pp_release_page(pool, page);
+	put_page(page);
+}
+
+static struct page *pp_cache_pop(struct page_pool *pool)
+{
+	return pool->alloc.cache[--pool->alloc.count];
+}
+
+/* Owner context: move a batch from the return ring to the alloc cache. */
+static u32 pp_refill_from_ring(struct page_pool *pool)
+{
+	struct ptr_ring *ring = &pool->ring;
+	int nid = pp_home_node(pool);
+	struct page *page;
+
+	if (__ptr_ring_empty(ring)) {
+		pp_alloc_stat_inc(pool, empty);
+		return 0;
+	}
+
+	while (pool->alloc.count < PP_ALLOC_CACHE_REFILL) {
+		page = __ptr_ring_consume(ring);
+		if (!page)
+			break;
+		if (likely(page_to_nid(page) == nid)) {
+			pool->alloc.cache[pool->alloc.count++] = page;
+			continue;
+		}
+		pp_alloc_stat_inc(pool, waive);
+		pp_free_page(pool, page);
+	}
+	return pool->alloc.count;
+}
+
+static struct page *pp_alloc_high_order(struct page_pool *pool, gfp_t gfp)
+{
+	struct page *page;
+
+	page = alloc_pages_node(pp_home_node(pool), gfp | __GFP_COMP,
+				pool->p.order);
+	if (!page)
+		return NULL;
+	if (!pp_admit_page(pool, page)) {
+		put_page(page);
+		return NULL;
+	}
+	pp_alloc_stat_inc(pool, slow_high_order);
+	return page;
+}
+
+/* Owner context, cache empty: fill it from the page allocator. */
+static struct page *pp_alloc_bulk(struct page_pool *pool, gfp_t gfp)
+{
+	struct page **slots = pool->alloc.cache;
+	unsigned long got, i;
+	u32 kept = 0;
+
+	/* The bulk allocator fills only the slots that are NULL. */
+	memset(slots, 0, PP_ALLOC_CACHE_REFILL * sizeof(*slots));
+	got = alloc_pages_bulk_array_node(gfp, pp_home_node(pool),
+					  PP_ALLOC_CACHE_REFILL, slots);
+	for (i = 0; i < got; i++) {
+		if (pp_admit_page(pool, slots[i]))
+			slots[kept++] = slots[i];
+		else
+			put_page(slots[i]);
+	}
+
+	pool->alloc.count = kept;
+	if (!kept)
+		return NULL;
+	pp_alloc_stat_inc(pool, slow);
+	return pp_cache_pop(pool);
+}
+
+/* Owner context: the cache, then the return ring, then new pages. */
+static struct page *pp_get_page(struct page_pool *pool, gfp_t gfp)
+{
+	if (likely(pool->alloc.count)) {
+		pp_alloc_stat_inc(pool, fast);
+		return pp_cache_pop(pool);
+	}
+	if (pp_refill_from_ring(pool)) {
+		pp_alloc_stat_inc(pool, refill);
+		return pp_cache_pop(pool);
+	}
+	if (pool->p.order)
+		return pp_alloc_high_order(pool, gfp);
+	return pp_alloc_bulk(pool, gfp);
+}
+
+/**
+ * page_pool_alloc_pages() - allocate a page from the pool
+ * @pool: the pool
+ * @gfp: allocation flags, used when the pool needs new pages
+ *
+ * Call from the pool's owner context (its NAPI poll, or with that NAPI
+ * stopped). With PP_FLAG_DMA_MAP the page comes mapped, and with
+ * PP_FLAG_DMA_SYNC_DEV synced for the device. In a PP_FLAG_PAGE_FRAG
+ * pool the page has a single fragment user.
+ *
+ * Return: a page of the pool's order, or NULL.
+ */
+struct page *page_pool_alloc_pages(struct page_pool *pool, gfp_t gfp)
+{
+	struct page *page = pp_get_page(pool, gfp);
+
+	if (page && (pool->p.flags & PP_FLAG_PAGE_FRAG))
+		page_pool_fragment_page(page, 1);
+	return page;
+}
+EXPORT_SYMBOL(page_pool_alloc_pages);
+
+/* Start cutting fragments from @page; the first one, of @size, is taken. */
+static void pp_frag_start(struct page_pool *pool, struct page *page,
+			  unsigned int size)
+{
+	page_pool_fragment_page(page, PP_FRAG_BIAS);
+	pool->frag_page = page;
+	pool->frag_users = 1;
+	pool->frag_offset = size;
+}
+
+/* Stop cutting from the current fragment page. If every fragment has
+ * already come back, the page is ours again: return it for reuse when
+ * it may be reused, or let it go. Otherwise the holder of the last
+ * fragment gives it back.
+ */
+static struct page *pp_frag_retire(struct page_pool *pool)
+{
+	struct page *page = pool->frag_page;
+
+	pool->frag_page = NULL;
+	if (page_pool_defrag_page(page, PP_FRAG_BIAS - pool->frag_users))
+		return NULL;
+
+	if (pp_page_recyclable(page) && pp_page_local(pool, page)) {
+		pp_sync_for_device(pool, page, -1);
+		return page;
+	}
+	page_pool_put_defragged_page(pool, page, -1, false);
+	return NULL;
+}
+
+/**
+ * page_pool_alloc_frag() - allocate part of a page
+ * @pool: a pool with PP_FLAG_PAGE_FRAG
+ * @offset: set to where the fragment starts in the returned page
+ * @size: fragment size in bytes, at most the pool's page size; it is
+ *	rounded up to the DMA cache alignment
+ * @gfp: allocation flags, used when the pool needs new pages
+ *
+ * Call from the pool's owner context. Each fragment is given back with
+ * page_pool_put_page() (or the skb and XDP return paths); the page
+ * returns to the pool when its last fragment does.
+ *
+ * Return: the page holding the fragment, or NULL.
+ */
+struct page *page_pool_alloc_frag(struct page_pool *pool, unsigned int *offset,
+				  unsigned int size, gfp_t gfp)
+{
+	unsigned int span = pp_span(pool);
+	struct page *page = pool->frag_page;
+
+	if (WARN_ON_ONCE(!(pool->p.flags & PP_FLAG_PAGE_FRAG) || size > span))
+		return NULL;
+
+	size = ALIGN(size, dma_get_cache_alignment());
+	if (page && pool->frag_offset + size <= span) {
+		*offset = pool->frag_offset;
+		pool->frag_offset += size;
+		pool->frag_users++;
+		pp_alloc_stat_inc(pool, fast);
+		return page;
+	}
+
+	if (page)
+		page = pp_frag_retire(pool);
+	if (page)
+		pp_alloc_stat_inc(pool, fast);
+	else
+		page = pp_get_page(pool, gfp);
+	if (!page)
+		return NULL;
+
+	pp_frag_start(pool, page, size);
+	*offset = 0;
+	return page;
+}
+EXPORT_SYMBOL(page_pool_alloc_frag);
+
+/* Owner context: keep a returned page in the alloc cache, if it has room. */
+static bool pp_cache_put(struct page_pool *pool, struct page *page,
+			 unsigned int sync_len)
+{
+	if (unlikely(pool->alloc.count == PP_ALLOC_CACHE_SIZE))
+		return false;
+
+	pp_sync_for_device(pool, page, sync_len);
+	pool->alloc.cache[pool->alloc.count++] = page;
+	return true;
+}
+
+/* Store pages in the return ring, after syncing them for the device.
+ * The syncs run in an RCU read-side section, before the producer lock
+ * and only while the ring looked open: destroy waits for such sections
+ * before it unmaps. The counts happen under the lock, since destroy
+ * closes the ring under that lock, drains it and may free the pool: a
+ * returner must not touch the pool once it has unlocked. Pages refused
+ * for another reason than a full ring are not counted.
+ *
+ * Return: how many of @pages were stored, from the first; the caller
+ * frees the rest.
+ */
+static int pp_ring_put(struct page_pool *pool, void **pages, int n,
+		       unsigned int sync_len)
+{
+	struct ptr_ring *ring = &pool->ring;
+	bool bh_off = in_softirq();
+	int i, stored = 0;
+
+	/* The producer lock is BH-safe, not IRQ-safe. */
+	if (unlikely(in_hardirq() || (!bh_off && irqs_disabled())))
+		return 0;
+
+	rcu_read_lock();
+	if (unlikely(READ_ONCE(pool->ring_closed)))
+		goto out;
+	for (i = 0; i < n; i++)
+		pp_sync_for_device(pool, pages[i], sync_len);
+
+	if (bh_off)
+		spin_lock(&ring->producer_lock);
+	else
+		spin_lock_bh(&ring->producer_lock);
+	if (likely(!pool->ring_closed)) {
+		while (stored < n && !__ptr_ring_produce(ring, pages[stored]))
+			stored++;
+		pp_recycle_stat_add(pool, ring, stored);
+		if (unlikely(stored < n))
+			pp_recycle_stat_add(pool, ring_full, n - stored);
+	}
+	if (bh_off)
+		spin_unlock(&ring->producer_lock);
+	else
+		spin_unlock_bh(&ring->producer_lock);
+out:
+	rcu_read_unlock();
+	return stored;
+}
+
+/**
+ * page_pool_put_defragged_page() - give back a page with no fragment users
+ * @pool: the pool the page came from
+ * @page: the page; the caller gives up its reference
+ * @dma_sync_size: bytes from the pool's offset the device may have
+ *	written, to sync for the device on reuse; -1 means max_len
+ * @allow_direct: the caller runs in the pool's owner context (its NAPI
+ *	poll), so the page may go straight into the alloc cache. Honoured
+ *	only with BH disabled (in_softirq(): softirq, threaded NAPI, or a
+ *	BH-disabled section), and never to be passed once the last
+ *	page_pool_destroy() may have started.
+ *
+ * A page that someone else still holds or that came from the pfmemalloc
+ * reserves is freed instead, as is any page once the pool is being
+ * destroyed, and any page given back from hard IRQ or with IRQs off
+ * outside the owner context. A page from another node than the one the
+ * pool allocates from never enters the alloc cache directly; the refill
+ * from the return ring drops it.
+ */
+void page_pool_put_defragged_page(struct page_pool *pool, struct page *page,
+				  unsigned int dma_sync_size, bool allow_direct)
+{
+	void *entry = page;
+
+	if (unlikely(!pp_page_recyclable(page))) {
+		pp_recycle_stat_inc(pool, released_refcnt);
+		pp_free_page(pool, page);
+		return;
+	}
+
+	dma_sync_size = pp_recycle_sync_len(pool, dma_sync_size);
+	/* The owner never runs once destroy may: no ring_closed check. */
+	if (allow_direct && in_softirq() && pp_page_local(pool, page)) {
+		if (pp_cache_put(pool, page, dma_sync_size)) {
+			pp_recycle_stat_inc(pool, cached);
+			return;
+		}
+		pp_recycle_stat_inc(pool, cache_full);
+	}
+
+	if (!pp_ring_put(pool, &entry, 1, dma_sync_size))
+		pp_free_page(pool, page);
+}
+EXPORT_SYMBOL(page_pool_put_defragged_page);
+
+/**
+ * page_pool_put_page_bulk() - give back pages by their data addresses
+ * @pool: the pool all the pages came from
+ * @data: addresses inside the pages (as XDP frames hold them); the
+ *	array is reused as scratch space
+ * @count: number of entries in @data
+ *
+ * Like page_pool_put_full_page() without allow_direct on each page,
+ * but the return ring is locked once for all of them.
+ */
+void page_pool_put_page_bulk(struct page_pool *pool, void **data, int count)
+{
+	int i, kept = 0, stored;
+
+	for (i = 0; i < count; i++) {
+		struct page *page = virt_to_head_page(data[i]);
+
+		if (!page_pool_is_last_frag(pool, page))
+			continue;
+		if (unlikely(!pp_page_recyclable(page))) {
+			pp_recycle_stat_inc(pool, released_refcnt);
+			pp_free_page(pool, page);
+			continue;
+		}
+		data[kept++] = page;
+	}
+	/* The pool may be gone once its pages are: touch it only for more. */
+	if (!kept)
+		return;
+
+	stored = pp_ring_put(pool, data, kept, pp_recycle_sync_len(pool, -1));
+	for (i = stored; i < kept; i++)
+		pp_free_page(pool, data[i]);
+}
+EXPORT_SYMBOL(page_pool_put_page_bulk);
+
+/**
+ * page_pool_release_page() - take a page out of its pool for good
+ * @pool: the pool the page came from
+ * @page: the page
+ *
+ * The pool unmaps the page (unless destroy already did) and forgets it;
+ * the caller keeps its reference and frees the page with put_page().
+ */
+void page_pool_release_page(struct page_pool *pool, struct page *page)
+{
+	pp_release_page(pool, page);
+}
+EXPORT_SYMBOL(page_pool_release_page);
+
+/**
+ * page_pool_return_skb_page() - give back a page an skb held
+ * @page: the page, or any page of it if it is compound
+ *
+ * Called when an skb marked for recycling drops a page reference.
+ *
+ * Return: true if the page belonged to a pool, which took it (and the
+ * reference) back; false if the caller must free it the usual way.
+ */
+bool page_pool_return_skb_page(struct page *page)
+{
+	struct page *head = compound_head(page);
+
+	if (unlikely((head->pp_magic & ~PP_MAGIC_ALLOC_BITS) != PP_SIGNATURE))
+		return false;
+
+	page_pool_put_full_page(head->pp, head, false);
+	return true;
+}
+EXPORT_SYMBOL(page_pool_return_skb_page);
+
+/**
+ * page_pool_update_nid() - move the pool to another NUMA node
+ * @pool: the pool
+ * @new_nid: the node to allocate from and recycle for from now on, or
+ *	NUMA_NO_NODE for the node of the CPU that allocates. A node
+ *	without memory is taken as NUMA_NO_NODE.
+ *
+ * Call from the pool's owner context. Pages in the alloc cache that are
+ * not on the node the pool now allocates from are freed.
+ */
+void page_pool_update_nid(struct page_pool *pool, int new_nid)
+{
+	u32 i, kept = 0;
+
+	trace_page_pool_update_nid(pool, new_nid);
+	WRITE_ONCE(pool->p.nid, new_nid);
+	pool->alloc_nid = pp_usable_node(new_nid);
+
+	for (i = 0; i < pool->alloc.count; i++) {
+		struct page *page = pool->alloc.cache[i];
+
+		if (pp_page_local(pool, page))
+			pool->alloc.cache[kept++] = page;
+		else
+			pp_free_page(pool, page);
+	}
+	pool->alloc.count = kept;
+}
+EXPORT_SYMBOL(page_pool_update_nid);
+
+#ifdef CONFIG_PAGE_POOL_STATS
+static int pp_stats_alloc(struct page_pool *pool)
+{
+	pool->recycle_stats = alloc_percpu(struct page_pool_recycle_stats);
+	return pool->recycle_stats ? 0 : -ENOMEM;
+}
+
+static void pp_stats_free(struct page_pool *pool)
+{
+	free_percpu(pool->recycle_stats);
+}
+
+/**
+ * page_pool_get_stats() - add up a pool's counters
+ * @pool: the pool
+ * @stats: where to add them; the counters are added to what is there,
+ *	so one struct can collect several pools
+ *
+ * Return: false if @pool or @stats is NULL, else true.
+ */
+bool page_pool_get_stats(struct page_pool *pool,
+			 struct page_pool_stats *stats)
+{
+	const struct page_pool_alloc_stats *a;
+	struct page_pool_recycle_stats *r;
+	int cpu;
+
+	if (!pool || !stats)
+		return false;
+
+	a = &pool->alloc_stats;
+	stats->alloc_stats.fast += READ_ONCE(a->fast);
+	stats->alloc_stats.slow += READ_ONCE(a->slow);
+	stats->alloc_stats.slow_high_order += READ_ONCE(a->slow_high_order);
+	stats->alloc_stats.empty += READ_ONCE(a->empty);
+	stats->alloc_stats.refill += READ_ONCE(a->refill);
+	stats->alloc_stats.waive += READ_ONCE(a->waive);
+
+	for_each_possible_cpu(cpu) {
+		r = per_cpu_ptr(pool->recycle_stats, cpu);
+		stats->recycle_stats.cached += READ_ONCE(r->cached);
+		stats->recycle_stats.cache_full += READ_ONCE(r->cache_full);
+		stats->recycle_stats.ring += READ_ONCE(r->ring);
+		stats->recycle_stats.ring_full += READ_ONCE(r->ring_full);
+		stats->recycle_stats.released_refcnt +=
+			READ_ONCE(r->released_refcnt);
+	}
+	return true;
+}
+EXPORT_SYMBOL(page_pool_get_stats);
+
+/* In the order page_pool_ethtool_stats_get() writes the values. */
+static const char pp_ethtool_names[][ETH_GSTRING_LEN] = {
+	"rx_pp_alloc_fast",
+	"rx_pp_alloc_slow",
+	"rx_pp_alloc_slow_ho",
+	"rx_pp_alloc_empty",
+	"rx_pp_alloc_refill",
+	"rx_pp_alloc_waive",
+	"rx_pp_recycle_cached",
+	"rx_pp_recycle_cache_full",
+	"rx_pp_recycle_ring",
+	"rx_pp_recycle_ring_full",
+	"rx_pp_recycle_released_ref",
+};
+
+/**
+ * page_pool_ethtool_stats_get_count() - number of page_pool ethtool stats
+ *
+ * Return: how many strings and values the two helpers below write.
+ */
+int page_pool_ethtool_stats_get_count(void)
+{
+	return ARRAY_SIZE(pp_ethtool_names);
+}
+EXPORT_SYMBOL(page_pool_ethtool_stats_get_count);
+
+/**
+ * page_pool_ethtool_stats_get_strings() - write the ethtool stat names
+ * @data: where to write them, ETH_GSTRING_LEN bytes each
+ *
+ * Return: the byte after the last name written.
+ */
+u8 *page_pool_ethtool_stats_get_strings(u8 *data)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(pp_ethtool_names); i++) {
+		memcpy(data, pp_ethtool_names[i], ETH_GSTRING_LEN);
+		data += ETH_GSTRING_LEN;
+	}
+	return data;
+}
+EXPORT_SYMBOL(page_pool_ethtool_stats_get_strings);
+
+/**
+ * page_pool_ethtool_stats_get() - write the ethtool stat values
+ * @data: where to write them
+ * @stats: a struct page_pool_stats, filled by page_pool_get_stats()
+ *
+ * Return: the slot after the last value written.
+ */
+u64 *page_pool_ethtool_stats_get(u64 *data, void *stats)
+{
+	const struct page_pool_stats *s = stats;
+
+	*data++ = s->alloc_stats.fast;
+	*data++ = s->alloc_stats.slow;
+	*data++ = s->alloc_stats.slow_high_order;
+	*data++ = s->alloc_stats.empty;
+	*data++ = s->alloc_stats.refill;
+	*data++ = s->alloc_stats.waive;
+	*data++ = s->recycle_stats.cached;
+	*data++ = s->recycle_stats.cache_full;
+	*data++ = s->recycle_stats.ring;
+	*data++ = s->recycle_stats.ring_full;
+	*data++ = s->recycle_stats.released_refcnt;
+	return data;
+}
+EXPORT_SYMBOL(page_pool_ethtool_stats_get);
+#else
+static int pp_stats_alloc(struct page_pool *pool)
+{
+	return 0;
+}
+
+static void pp_stats_free(struct page_pool *pool)
+{
+}
+#endif /* CONFIG_PAGE_POOL_STATS */
+
+static void pp_free(struct page_pool *pool)
+{
+	if (pool->disconnect)
+		pool->disconnect(pool);
+	pp_stats_free(pool);
+	ptr_ring_cleanup(&pool->ring, NULL);
+	kfree(pool);
+}
+
+/* Pages that entered the pool and have not left it. Only for a
+ * destroyed pool, under teardown_lock: each call is one more check,
+ * counted in destroy_cnt (1 for the check at destroy time).
+ */
+static s32 pp_inflight(struct page_pool *pool)
+{
+	u32 hold = READ_ONCE(pool->pages_state_hold_cnt);
+	u32 release = atomic_read(&pool->pages_state_release_cnt);
+	s32 inflight = hold - release;
+
+	pool->destroy_cnt++;
+	trace_page_pool_release(pool, inflight, hold, release);
+	WARN(inflight < 0, "page_pool %p: %d more pages released than held\n",
+	     pool, -inflight);
+	return inflight;
+}
+
+/* Deferred release: free the pool once its last page is back. */
+static void pp_release_retry(struct work_struct *work)
+{
+	struct delayed_work *dwork = to_delayed_work(work);
+	struct page_pool *pool;
+	unsigned long flags;
+	s32 inflight;
+
+	pool = container_of(dwork, struct page_pool, release_dw);
+
+	spin_lock_irqsave(&pool->teardown_lock, flags);
+	inflight = pp_inflight(pool);
+	/* The returner of the last page may have queued us once more. */
+	if (inflight <= 0)
+		cancel_delayed_work(dwork);
+	spin_unlock_irqrestore(&pool->teardown_lock, flags);
+
+	if (inflight <= 0) {
+		pp_free(pool);
+		return;
+	}
+
+	/* Pages are still out, so only this work may free the pool, and a
+	 * work item never runs concurrently with itself: a returner that
+	 * kicks it now only queues the next run, after this one returns.
+	 */
+	if (time_after_eq(jiffies, pool->defer_warn)) {
+		pr_warn("pool %p: %d pages still in flight %u s after destroy\n",
+			pool, inflight,
+			jiffies_to_msecs(jiffies - pool->defer_start) / 1000);
+		pool->defer_warn = jiffies + PP_DEFER_WARN_INTERVAL;
+	}
+	schedule_delayed_work(dwork, PP_RETRY_INTERVAL);
+}
+
+/* Last step of destroy: free now, or once the pages in flight are back. */
+static void pp_destroy_or_defer(struct page_pool *pool)
+{
+	unsigned long flags;
+	s32 inflight;
+
+	spin_lock_irqsave(&pool->teardown_lock, flags);
+	WRITE_ONCE(pool->destroyed, true);
+	inflight = pp_inflight(pool);
+	if (inflight > 0) {
+		pool->defer_start = jiffies;
+		pool->defer_warn = jiffies + PP_DEFER_WARN_INTERVAL;
+		schedule_delayed_work(&pool->release_dw, PP_RETRY_INTERVAL);
+	}
+	spin_unlock_irqrestore(&pool->teardown_lock, flags);
+
+	if (inflight <= 0)
+		pp_free(pool);
+}
+
+/* Destroy: no page goes into the ring after this, and a producer that
+ * sees ring_closed syncs nothing.
+ */
+static void pp_close_ring(struct page_pool *pool)
+{
+	spin_lock_bh(&pool->ring.producer_lock);
+	WRITE_ONCE(pool->ring_closed, true);
+	spin_unlock_bh(&pool->ring.producer_lock);
+}
+
+/* Destroy: let the fragment page go; the last fragment's holder frees
+ * it if some are still out.
+ */
+static void pp_drop_frag_page(struct page_pool *pool)
+{
+	struct page *page = pool->frag_page;
+
+	pool->frag_page = NULL;
+	if (!page_pool_defrag_page(page, PP_FRAG_BIAS - pool->frag_users))
+		pp_free_page(pool, page);
+}
+
+static void pp_empty_cache(struct page_pool *pool)
+{
+	while (pool->alloc.count)
+		pp_free_page(pool, pp_cache_pop(pool));
+}
+
+static void pp_empty_ring(struct page_pool *pool)
+{
+	struct page *page;
+
+	while ((page = __ptr_ring_consume(&pool->ring)))
+		pp_free_page(pool, page);
+}
+
+/* Destroy, steps 2 and 3 of the rules at the top. */
+static void pp_release_dma(struct page_pool *pool)
+{
+	if (!(pool->p.flags & PP_FLAG_DMA_MAP))
+		return;
+
+	WRITE_ONCE(pool->dma_released, true);
+	/* Wait for the syncs and unmaps of returners that did not see
+	 * ring_closed or dma_released: expedited under RTNL.
+	 */
+	synchronize_net();
+	pp_dma_teardown(pool);
+}
+
+/**
+ * page_pool_destroy() - drop a user of the pool, and tear it down if last
+ * @pool: the pool, or NULL
+ *
+ * The pool's creator and each XDP memory model using it (see
+ * page_pool_use_xdp_mem()) call this once. The last call must come
+ * after the pool's NAPI has stopped allocating. It frees the pages the
+ * pool holds, unmaps every page still in flight and drops the device
+ * reference, then returns without waiting for those pages: they are
+ * freed without any DMA call when they come back, and the pool itself
+ * (calling its disconnect callback) when the last one has. After it
+ * returns the pool never touches the device again, and
+ * page_pool_get_dma_addr() of a page still in flight is 0.
+ *
+ * Context: process context. The last call sleeps: with PP_FLAG_DMA_MAP
+ * it waits for an RCU grace period, and freeing the pool may call an
+ * XDP memory model's disconnect callback, which takes a mutex.
+ */
+void page_pool_destroy(struct page_pool *pool)
+{
+	if (!pool)
+		return;
+	if (!page_pool_put(pool))
+		return;
+
+	pp_close_ring(pool);
+	if (pool->frag_page)
+		pp_drop_frag_page(pool);
+	pp_empty_cache(pool);
+	pp_empty_ring(pool);
+	pp_release_dma(pool);
+	pp_destroy_or_defer(pool);
+}
+EXPORT_SYMBOL(page_pool_destroy);
+
+/**
+ * page_pool_use_xdp_mem() - let an XDP memory model use the pool
+ * @pool: the pool
+ * @disconnect: called with the pool when it is finally freed
+ * @mem: the memory model, whose id the pool records
+ *
+ * The memory model becomes a user of the pool and must call
+ * page_pool_destroy() when it unregisters.
+ */
+void page_pool_use_xdp_mem(struct page_pool *pool, void (*disconnect)(void *),
+			   struct xdp_mem_info *mem)
+{
+	refcount_inc(&pool->user_cnt);
+	pool->disconnect = disconnect;
+	pool->xdp_mem_id = mem->id;
+}
+EXPORT_SYMBOL(page_pool_use_xdp_mem);
+
+/* Return 0 or the errno, and say which parameter is wrong. */
+static int pp_check_params(const struct page_pool_params *p)
+{
+	bool map = p->flags & PP_FLAG_DMA_MAP;
+
+	if (p->flags & ~PP_FLAG_ALL) {
+		pr_warn("flags: unknown bits %#lx\n",
+			(unsigned long)p->flags & ~PP_FLAG_ALL);
+		return -EINVAL;
+	}
+	if (p->order >= MAX_ORDER) {
+		pr_warn("order: %u is above MAX_ORDER - 1\n", p->order);
+		return -EINVAL;
+	}
+	if (p->pool_size > PP_MAX_RING_SIZE) {
+		pr_warn("pool_size: %u is above %u\n", p->pool_size,
+			PP_MAX_RING_SIZE);
+		return -E2BIG;
+	}
+	if ((p->flags & PP_FLAG_DMA_SYNC_DEV) && !map) {
+		pr_warn("flags: PP_FLAG_DMA_SYNC_DEV needs PP_FLAG_DMA_MAP\n");
+		return -EINVAL;
+	}
+	if (map && !p->dev) {
+		pr_warn("dev: PP_FLAG_DMA_MAP needs a device\n");
+		return -EINVAL;
+	}
+	if (map && p->dma_dir != DMA_FROM_DEVICE &&
+	    p->dma_dir != DMA_BIDIRECTIONAL) {
+		pr_warn("dma_dir: %d is neither DMA_FROM_DEVICE nor DMA_BIDIRECTIONAL\n",
+			p->dma_dir);
+		return -EINVAL;
+	}
+	if ((p->flags & PP_FLAG_DMA_SYNC_DEV) && !p->max_len) {
+		pr_warn("max_len: PP_FLAG_DMA_SYNC_DEV needs a length\n");
+		return -EINVAL;
+	}
+	if ((p->flags & PP_FLAG_DMA_SYNC_DEV) &&
+	    (u64)p->offset + p->max_len > (PAGE_SIZE << p->order)) {
+		pr_warn("offset, max_len: %u + %u is beyond the page\n",
+			p->offset, p->max_len);
+		return -EINVAL;
+	}
+	if ((p->flags & PP_FLAG_PAGE_FRAG) && PAGE_POOL_DMA_USE_PP_FRAG_COUNT) {
+		pr_warn("flags: PP_FLAG_PAGE_FRAG needs the room 64-bit DMA addresses take here\n");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int pp_init(struct page_pool *pool,
+		   const struct page_pool_params *params)
+{
+	unsigned int ring_size = params->pool_size ?: PP_DEFAULT_RING_SIZE;
+
+	pool->p = *params;
+	pool->alloc_nid = pp_usable_node(params->nid);
+	if (ptr_ring_init(&pool->ring, ring_size, GFP_KERNEL))
+		return -ENOMEM;
+	if (pp_stats_alloc(pool)) {
+		ptr_ring_cleanup(&pool->ring, NULL);
+		return -ENOMEM;
+	}
+
+	xa_init_flags(&pool->dma_mapped, XA_FLAGS_LOCK_IRQ);
+	spin_lock_init(&pool->teardown_lock);
+	INIT_DELAYED_WORK(&pool->release_dw, pp_release_retry);
+	refcount_set(&pool->user_cnt, 1);
+
+	/* Held until destroy has unmapped every page; see pp_dma_teardown(). */
+	if (pool->p.flags & PP_FLAG_DMA_MAP)
+		get_device(pool->p.dev);
+	return 0;
+}
+
+/**
+ * page_pool_create() - create a page pool
+ * @params: what to build; see struct page_pool_params
+ *
+ * Context: process context, may sleep.
+ * Return: the pool, ERR_PTR(-EINVAL) for bad parameters (logged),
+ * ERR_PTR(-E2BIG) for a pool_size above 32768, or ERR_PTR(-ENOMEM).
+ */
+struct page_pool *page_pool_create(const struct page_pool_params *params)
+{
+	struct page_pool *pool;
+	int err;
+
+	err = pp_check_params(params);
+	if (err)
+		return ERR_PTR(err);
+
+	pool = kzalloc_node(sizeof(*pool), GFP_KERNEL,
+			    pp_usable_node(params->nid));
+	if (!pool)
+		return ERR_PTR(-ENOMEM);
+
+	err = pp_init(pool, params);
+	if (err) {
+		kfree(pool);
+		return ERR_PTR(err);
+	}
+	return pool;
+}
+EXPORT_SYMBOL(page_pool_create);
