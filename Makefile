@@ -3,7 +3,7 @@
 #
 # POOL=base runs everything against the base tree's own page_pool,
 # POOL=ours against ours.
-POOL ?= base
+POOL ?= ours
 LOGS := build/logs/$(POOL)
 # Boots per variant of 'make bench'.
 ROUNDS ?= 5
