@@ -8,7 +8,7 @@ LOGS := build/logs/$(POOL)
 # Boots per variant of 'make bench'.
 ROUNDS ?= 5
 
-.PHONY: all run test deps kunit-um kunit-x86_64 selftest-um check bench \
+.PHONY: all run test deps kunit-um kunit-x86_64 selftest-um check users bench \
 	clean distclean
 
 all: run
@@ -40,6 +40,11 @@ selftest-um: deps
 check: deps
 	@scripts/check.sh $(POOL) $(LOGS)/check.log
 	@scripts/summarize.py $(LOGS)/check.log
+
+# Every 6.1 user of the page_pool API, compiled against POOL's headers.
+users: deps
+	@scripts/compile-users.sh $(POOL) $(LOGS)/users.log
+	@scripts/summarize.py $(LOGS)/users.log
 
 # Our pool against the base tree's: ROUNDS boots of each benchmark kernel,
 # build/bench/results.{csv,txt,png}.

@@ -1,0 +1,64 @@
+#!/bin/bash
+# compile-users.sh VARIANT LOG: compile every 6.1 source file that uses
+# the page_pool API against the VARIANT tree's headers, on x86_64 with
+# configs/users.config, as TAP into LOG. A file that does not build with
+# the base tree's headers either (its driver needs what x86_64 cannot
+# enable) is skipped with that reason.
+set -uo pipefail
+
+variant=${1:?usage: compile-users.sh base|ours LOG}
+log=${2:?usage: compile-users.sh base|ours LOG}
+top=$(cd "$(dirname "$0")/.." && pwd)
+out=$top/build/users-$variant
+jobs=${JOBS:-$(nproc)}
+mkdir -p "$(dirname "$log")" "$out"
+exec > "$log" 2>&1
+
+"$top/scripts/prepare-tree.sh" "$variant"
+frags="configs/x86_64.config configs/users.config"
+
+# Every user of the API, but our own pool and tests.
+users=$(cd "$top/build/linux-source-6.1" &&
+	grep -rlE 'page_pool_|page_pool\.h' --include='*.c' net drivers/net |
+	grep -v '^net/core/page_pool' | sort)
+
+# configure VARIANT OUT: an x86_64 tree with every driver that can be on.
+configure() {
+	local want
+	want=$(cd "$top" && cat $frags)
+	[ "$want" = "$(cat "$2/.fragments" 2>/dev/null)" ] && return
+	mkdir -p "$2"
+	make -s -C "$top/build/src-$1" O="$2" ARCH=x86_64 tinyconfig
+	(cd "$top" && cat $frags) >> "$2/.config"
+	make -s -C "$top/build/src-$1" O="$2" ARCH=x86_64 olddefconfig
+	echo "$want" > "$2/.fragments"
+}
+
+# compile VARIANT OUT FILE: build FILE's object in that tree.
+compile() {
+	make -s -C "$top/build/src-$1" O="$2" ARCH=x86_64 -j"$jobs" "${3%.c}.o" 2>&1
+}
+
+echo "TAP version 13"
+echo "1..$(echo "$users" | wc -l)"
+n=0
+configure "$variant" "$out"
+for f in $users; do
+	n=$((n + 1))
+	if r=$(compile "$variant" "$out" "$f"); then
+		echo "ok $n $f"
+		continue
+	fi
+	# Some drivers need what x86_64 cannot enable: they fail with the
+	# base tree's own headers too, and say nothing about ours.
+	if [ "$variant" != base ]; then
+		"$top/scripts/prepare-tree.sh" base >/dev/null
+		configure base "$top/build/users-base" >/dev/null 2>&1
+		if ! compile base "$top/build/users-base" "$f" >/dev/null; then
+			echo "ok $n $f # SKIP does not build on x86_64 with the base headers either"
+			continue
+		fi
+	fi
+	echo "$r" | grep -E 'error|warning' | head -5 | sed 's/^/# /'
+	echo "not ok $n $f"
+done
