@@ -557,33 +557,12 @@ static bool pp_cache_put(struct page_pool *pool, struct page *page,
 	return true;
 }
 
-/* Store pages in the return ring, after syncing them for the device.
- * The syncs run in an RCU read-side section, before the producer lock
- * and only while the ring looked open: destroy waits for such sections
- * before it unmaps. The counts happen under the lock, since destroy
- * closes the ring under that lock, drains it and may free the pool: a
- * returner must not touch the pool once it has unlocked. Pages refused
- * for another reason than a full ring are not counted.
- *
- * Return: how many of @pages were stored, from the first; the caller
- * frees the rest.
- */
-static int pp_ring_put(struct page_pool *pool, void **pages, int n,
-		       unsigned int sync_len)
+/* Store what fits of @pages in the ring, unless destroy closed it. */
+static int pp_ring_store(struct page_pool *pool, void **pages, int n,
+			 bool bh_off)
 {
 	struct ptr_ring *ring = &pool->ring;
-	bool bh_off = in_softirq();
-	int i, stored = 0;
-
-	/* The producer lock is BH-safe, not IRQ-safe. */
-	if (unlikely(in_hardirq() || (!bh_off && irqs_disabled())))
-		return 0;
-
-	rcu_read_lock();
-	if (unlikely(READ_ONCE(pool->ring_closed)))
-		goto out;
-	for (i = 0; i < n; i++)
-		pp_sync_for_device(pool, pages[i], sync_len);
+	int stored = 0;
 
 	if (bh_off)
 		spin_lock(&ring->producer_lock);
@@ -600,7 +579,43 @@ static int pp_ring_put(struct page_pool *pool, void **pages, int n,
 		spin_unlock(&ring->producer_lock);
 	else
 		spin_unlock_bh(&ring->producer_lock);
-out:
+	return stored;
+}
+
+/* Store pages in the return ring, after syncing them for the device.
+ * The syncs run in an RCU read-side section, before the producer lock
+ * and only while the ring looked open: destroy waits for such sections
+ * before it unmaps; pools that do not sync skip the section. The counts
+ * happen under the lock, since destroy closes the ring under that lock,
+ * drains it and may free the pool: a returner must not touch the pool
+ * once it has unlocked. Pages refused for another reason than a full
+ * ring are not counted.
+ *
+ * Return: how many of @pages were stored, from the first; the caller
+ * frees the rest.
+ */
+static int pp_ring_put(struct page_pool *pool, void **pages, int n,
+		       unsigned int sync_len)
+{
+	bool bh_off = in_softirq();
+	int i, stored = 0;
+
+	/* The producer lock is BH-safe, not IRQ-safe. */
+	if (unlikely(in_hardirq() || (!bh_off && irqs_disabled())))
+		return 0;
+
+	/* Only syncs need the RCU section; without them the check of
+	 * ring_closed under the lock is all destroy needs.
+	 */
+	if (!(pool->p.flags & PP_FLAG_DMA_SYNC_DEV))
+		return pp_ring_store(pool, pages, n, bh_off);
+
+	rcu_read_lock();
+	if (likely(!READ_ONCE(pool->ring_closed))) {
+		for (i = 0; i < n; i++)
+			pp_sync_for_device(pool, pages[i], sync_len);
+		stored = pp_ring_store(pool, pages, n, bh_off);
+	}
 	rcu_read_unlock();
 	return stored;
 }
