@@ -105,38 +105,11 @@ struct pp_dma_call {
 	int dirty;
 };
 
-static void pp_dma_call_alloc(void *arg)
-{
-	struct pp_dma_call *c = arg;
-
-	c->page = page_pool_dev_alloc_pages(c->pool);
-}
-
 static void pp_dma_call_put(void *arg)
 {
 	struct pp_dma_call *c = arg;
 
 	page_pool_put_page(c->pool, c->page, c->dirty, true);
-}
-
-static struct page *pp_dma_alloc(struct page_pool *pool)
-{
-	struct pp_dma_call c = { .pool = pool };
-
-	pp_test_in_softirq(pp_dma_call_alloc, &c);
-	return c.page;
-}
-
-/* Allocate, expecting @want back; the caller then owns what came. */
-static struct page *pp_dma_alloc_same(struct kunit *test,
-				      struct page_pool *pool,
-				      struct page *want)
-{
-	struct page *got = pp_dma_alloc(pool);
-
-	KUNIT_ASSERT_NOT_NULL(test, got);
-	KUNIT_EXPECT_PTR_EQ(test, got, want);
-	return got;
 }
 
 /* Recycle into the cache, telling the pool how much the CPU dirtied. */
@@ -172,7 +145,7 @@ static void pp_dma_maps_once_and_keeps_address(struct kunit *test)
 {
 	struct pp_test_release r;
 	struct page_pool *pool = pp_dma_pool(test, pp_dma_dev, 0, &r);
-	struct page *a = pp_dma_alloc(pool);
+	struct page *a = pp_test_alloc(pool);
 	dma_addr_t addr;
 	int maps;
 
@@ -183,7 +156,7 @@ static void pp_dma_maps_once_and_keeps_address(struct kunit *test)
 	KUNIT_EXPECT_GE(test, maps, 1);
 
 	pp_dma_put(pool, a, -1);
-	a = pp_dma_alloc_same(test, pool, a);
+	a = pp_test_alloc_same(test, pool, a);
 	KUNIT_EXPECT_EQ(test, page_pool_get_dma_addr(a), addr);
 	KUNIT_EXPECT_EQ(test, atomic_read(&pp_dma.maps), maps);
 	KUNIT_EXPECT_EQ(test, atomic_read(&pp_dma.unmaps), 0);
@@ -203,7 +176,7 @@ static void pp_dma_sync_covers_max_len_from_offset(struct kunit *test)
 	dma_addr_t addr;
 
 	pool = pp_dma_pool(test, pp_dma_dev, PP_FLAG_DMA_SYNC_DEV, &r);
-	a = pp_dma_alloc(pool);
+	a = pp_test_alloc(pool);
 	KUNIT_ASSERT_NOT_NULL(test, a);
 	addr = page_pool_get_dma_addr(a);
 	/* A fresh page is synced over the whole max_len. */
@@ -213,7 +186,7 @@ static void pp_dma_sync_covers_max_len_from_offset(struct kunit *test)
 	/* -1 means the CPU may have written anywhere in max_len. */
 	pp_dma.sync_size = 0;
 	pp_dma_put(pool, a, -1);
-	a = pp_dma_alloc_same(test, pool, a);
+	a = pp_test_alloc_same(test, pool, a);
 	KUNIT_EXPECT_EQ(test, pp_dma.sync_addr, addr + 64);
 	KUNIT_EXPECT_EQ(test, pp_dma.sync_size, (size_t)1024);
 
@@ -230,18 +203,18 @@ static void pp_dma_sync_only_dirty_length(struct kunit *test)
 	dma_addr_t addr;
 
 	pool = pp_dma_pool(test, pp_dma_dev, PP_FLAG_DMA_SYNC_DEV, &r);
-	a = pp_dma_alloc(pool);
+	a = pp_test_alloc(pool);
 	KUNIT_ASSERT_NOT_NULL(test, a);
 	addr = page_pool_get_dma_addr(a);
 
 	pp_dma_put(pool, a, 100);
-	a = pp_dma_alloc_same(test, pool, a);
+	a = pp_test_alloc_same(test, pool, a);
 	KUNIT_EXPECT_EQ(test, pp_dma.sync_addr, addr + 64);
 	KUNIT_EXPECT_EQ(test, pp_dma.sync_size, (size_t)100);
 
 	/* More than max_len is clamped: the device only writes max_len. */
 	pp_dma_put(pool, a, 4000);
-	a = pp_dma_alloc_same(test, pool, a);
+	a = pp_test_alloc_same(test, pool, a);
 	KUNIT_EXPECT_EQ(test, pp_dma.sync_size, (size_t)1024);
 
 	pp_dma_put(pool, a, -1);
@@ -253,11 +226,11 @@ static void pp_dma_no_sync_without_sync_flag(struct kunit *test)
 {
 	struct pp_test_release r;
 	struct page_pool *pool = pp_dma_pool(test, pp_dma_dev, 0, &r);
-	struct page *a = pp_dma_alloc(pool);
+	struct page *a = pp_test_alloc(pool);
 
 	KUNIT_ASSERT_NOT_NULL(test, a);
 	pp_dma_put(pool, a, -1);
-	a = pp_dma_alloc_same(test, pool, a);
+	a = pp_test_alloc_same(test, pool, a);
 	KUNIT_EXPECT_EQ(test, atomic_read(&pp_dma.syncs), 0);
 	pp_dma_put(pool, a, -1);
 	pp_test_destroy(pool);
@@ -268,7 +241,7 @@ static void pp_dma_release_page_unmaps(struct kunit *test)
 {
 	struct pp_test_release r;
 	struct page_pool *pool = pp_dma_pool(test, pp_dma_dev, 0, &r);
-	struct page *a = pp_dma_alloc(pool);
+	struct page *a = pp_test_alloc(pool);
 	int unmaps = atomic_read(&pp_dma.unmaps);
 
 	KUNIT_ASSERT_NOT_NULL(test, a);
@@ -289,7 +262,7 @@ static void pp_dma_destroy_unmaps_in_flight_pages(struct kunit *test)
 {
 	struct pp_test_release r;
 	struct page_pool *pool = pp_dma_pool(test, pp_dma_dev, 0, &r);
-	struct page *a = pp_dma_alloc(pool);
+	struct page *a = pp_test_alloc(pool);
 
 	KUNIT_ASSERT_NOT_NULL(test, a);
 	pp_test_destroy(pool);
@@ -314,7 +287,7 @@ static void pp_dma_free_skb_after_device_is_gone(struct kunit *test)
 	struct pp_test_release r;
 	struct page_pool *pool = pp_dma_pool(test, dev, PP_FLAG_DMA_SYNC_DEV,
 					     &r);
-	struct page *a = pp_dma_alloc(pool);
+	struct page *a = pp_test_alloc(pool);
 	struct sk_buff *skb;
 
 	KUNIT_ASSERT_NOT_NULL(test, a);
@@ -385,15 +358,15 @@ static void pp_dma_real_device_leaks_nothing(struct kunit *test)
 	}
 
 	pool = pp_dma_pool(test, &pp_dma_pdev->dev, PP_FLAG_DMA_SYNC_DEV, &r);
-	a = pp_dma_alloc(pool);
-	b = pp_dma_alloc(pool);
+	a = pp_test_alloc(pool);
+	b = pp_test_alloc(pool);
 	KUNIT_ASSERT_NOT_NULL(test, a);
 	KUNIT_ASSERT_NOT_NULL(test, b);
 	addr = page_pool_get_dma_addr(a);
 	KUNIT_EXPECT_NE(test, addr, (dma_addr_t)0);
 	pp_dma_put(pool, b, -1);
 	pp_dma_put(pool, a, 200);
-	a = pp_dma_alloc_same(test, pool, a);
+	a = pp_test_alloc_same(test, pool, a);
 	KUNIT_EXPECT_EQ(test, page_pool_get_dma_addr(a), addr);
 	pp_dma_put(pool, a, -1);
 	pp_test_destroy(pool);

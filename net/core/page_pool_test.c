@@ -42,21 +42,6 @@ static struct page_pool_params pp_params(unsigned int order)
 	};
 }
 
-/* Create the case's pool and watch for its release. */
-static struct page_pool *pp_ctx_create(struct kunit *test,
-				       const struct page_pool_params *p)
-{
-	struct pp_ctx *ctx = test->priv;
-	struct page_pool *pool = page_pool_create(p);
-
-	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR_OR_NULL(pool),
-			       "page_pool_create: %ld", PTR_ERR(pool));
-	ctx->pool = pool;
-	pp_test_watch_release(pool, &ctx->release);
-	ctx->watched = true;
-	return pool;
-}
-
 /* Create a pool that an XDP memory model will own: xdp.c installs its
  * own disconnect callback, so this one is not watched.
  */
@@ -69,6 +54,18 @@ static struct page_pool *pp_ctx_create_unwatched(struct kunit *test,
 	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR_OR_NULL(pool),
 			       "page_pool_create: %ld", PTR_ERR(pool));
 	ctx->pool = pool;
+	return pool;
+}
+
+/* Create the case's pool and watch for its release. */
+static struct page_pool *pp_ctx_create(struct kunit *test,
+				       const struct page_pool_params *p)
+{
+	struct pp_ctx *ctx = test->priv;
+	struct page_pool *pool = pp_ctx_create_unwatched(test, p);
+
+	pp_test_watch_release(pool, &ctx->release);
+	ctx->watched = true;
 	return pool;
 }
 
@@ -94,13 +91,6 @@ struct pp_call {
 	unsigned int size;
 };
 
-static void pp_call_alloc(void *arg)
-{
-	struct pp_call *c = arg;
-
-	c->page = page_pool_dev_alloc_pages(c->pool);
-}
-
 static void pp_call_alloc_frag(void *arg)
 {
 	struct pp_call *c = arg;
@@ -122,14 +112,6 @@ static void pp_call_xdp_return_napi(void *arg)
 	xdp_return_frame_rx_napi(frame);
 }
 
-static struct page *pp_alloc(struct page_pool *pool)
-{
-	struct pp_call c = { .pool = pool };
-
-	pp_test_in_softirq(pp_call_alloc, &c);
-	return c.page;
-}
-
 static struct page *pp_alloc_frag(struct page_pool *pool, unsigned int size,
 				  unsigned int *offset)
 {
@@ -138,17 +120,6 @@ static struct page *pp_alloc_frag(struct page_pool *pool, unsigned int size,
 	pp_test_in_softirq(pp_call_alloc_frag, &c);
 	*offset = c.offset;
 	return c.page;
-}
-
-/* Allocate, expecting @want back; the caller then owns what came. */
-static struct page *pp_alloc_same(struct kunit *test, struct page_pool *pool,
-				  struct page *want)
-{
-	struct page *got = pp_alloc(pool);
-
-	KUNIT_ASSERT_NOT_NULL(test, got);
-	KUNIT_EXPECT_PTR_EQ(test, got, want);
-	return got;
 }
 
 /* Recycle from the pool's own (softirq) context: into the alloc cache. */
@@ -318,11 +289,11 @@ static void pp_alloc_empty_pool_refills_in_bulk(struct kunit *test)
 	struct page *a, *b;
 
 	pp_need_stats(test);
-	a = pp_alloc(pool);
+	a = pp_test_alloc(pool);
 	KUNIT_ASSERT_NOT_NULL(test, a);
 	KUNIT_EXPECT_TRUE(test, pp_owns(pool, a));
 	KUNIT_EXPECT_EQ(test, page_ref_count(a), 1);
-	b = pp_alloc(pool);
+	b = pp_test_alloc(pool);
 	KUNIT_ASSERT_NOT_NULL(test, b);
 	KUNIT_EXPECT_PTR_NE(test, a, b);
 #ifdef CONFIG_PAGE_POOL_STATS
@@ -342,13 +313,13 @@ static void pp_recycle_direct_is_reused(struct kunit *test)
 {
 	struct page_pool_params p = pp_params(0);
 	struct page_pool *pool = pp_ctx_create(test, &p);
-	struct page *a = pp_alloc(pool);
+	struct page *a = pp_test_alloc(pool);
 
 	KUNIT_ASSERT_NOT_NULL(test, a);
 	pp_recycle(pool, a);
 	KUNIT_EXPECT_TRUE(test, pp_owns(pool, a));
 	/* The cache is a stack: the page just recycled comes first. */
-	a = pp_alloc_same(test, pool, a);
+	a = pp_test_alloc_same(test, pool, a);
 	pp_recycle(pool, a);
 }
 
@@ -359,12 +330,12 @@ static void pp_ring_return_is_reused(struct kunit *test)
 {
 	struct page_pool_params p = pp_params(1);
 	struct page_pool *pool = pp_ctx_create(test, &p);
-	struct page *a = pp_alloc(pool);
+	struct page *a = pp_test_alloc(pool);
 
 	KUNIT_ASSERT_NOT_NULL(test, a);
 	pp_return(pool, a);
 	KUNIT_EXPECT_TRUE(test, pp_owns(pool, a));
-	a = pp_alloc_same(test, pool, a);
+	a = pp_test_alloc_same(test, pool, a);
 	pp_return(pool, a);
 }
 
@@ -379,7 +350,7 @@ static void pp_full_ring_frees_page(struct kunit *test)
 	p.pool_size = 2;
 	pool = pp_ctx_create(test, &p);
 	for (i = 0; i < 3; i++) {
-		ctx->pages[i] = pp_alloc(pool);
+		ctx->pages[i] = pp_test_alloc(pool);
 		KUNIT_ASSERT_NOT_NULL(test, ctx->pages[i]);
 	}
 	for (i = 0; i < 3; i++)
@@ -393,8 +364,8 @@ static void pp_full_ring_frees_page(struct kunit *test)
 	}
 #endif
 	/* The two that fit come back; the third went to the allocator. */
-	ctx->pages[3] = pp_alloc(pool);
-	ctx->pages[4] = pp_alloc(pool);
+	ctx->pages[3] = pp_test_alloc(pool);
+	ctx->pages[4] = pp_test_alloc(pool);
 	KUNIT_EXPECT_TRUE(test, (ctx->pages[3] == ctx->pages[0] &&
 				 ctx->pages[4] == ctx->pages[1]) ||
 				(ctx->pages[3] == ctx->pages[1] &&
@@ -407,7 +378,7 @@ static void pp_referenced_page_is_not_recycled(struct kunit *test)
 {
 	struct page_pool_params p = pp_params(0);
 	struct page_pool *pool = pp_ctx_create(test, &p);
-	struct page *a = pp_alloc(pool), *b;
+	struct page *a = pp_test_alloc(pool), *b;
 
 	KUNIT_ASSERT_NOT_NULL(test, a);
 	get_page(a);
@@ -415,7 +386,7 @@ static void pp_referenced_page_is_not_recycled(struct kunit *test)
 	/* The pool let go of it: it is an ordinary page, ours alone. */
 	KUNIT_EXPECT_FALSE(test, pp_owns(pool, a));
 	KUNIT_EXPECT_EQ(test, page_ref_count(a), 1);
-	b = pp_alloc(pool);
+	b = pp_test_alloc(pool);
 	KUNIT_EXPECT_PTR_NE(test, b, a);
 #ifdef CONFIG_PAGE_POOL_STATS
 	KUNIT_EXPECT_EQ(test, pp_stats(pool).recycle_stats.released_refcnt,
@@ -431,7 +402,7 @@ static void pp_release_page_unaccounts(struct kunit *test)
 	struct page_pool_params p = pp_params(0);
 	struct pp_ctx *ctx = test->priv;
 	struct page_pool *pool = pp_ctx_create(test, &p);
-	struct page *a = pp_alloc(pool);
+	struct page *a = pp_test_alloc(pool);
 
 	KUNIT_ASSERT_NOT_NULL(test, a);
 	page_pool_release_page(pool, a);
@@ -493,7 +464,7 @@ static void pp_frag_page_returns_after_last_fragment(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pp_stats(pool).recycle_stats.cached, 1ULL);
 #endif
 	/* Whole-page allocations are served from the cache first. */
-	page = pp_alloc_same(test, pool, page);
+	page = pp_test_alloc_same(test, pool, page);
 	pp_recycle(pool, page);
 	pp_recycle(pool, next);
 }
@@ -504,7 +475,7 @@ static void pp_skb_head_returns_to_pool(struct kunit *test)
 {
 	struct page_pool_params p = pp_params(1);
 	struct page_pool *pool = pp_ctx_create(test, &p);
-	struct page *a = pp_alloc(pool);
+	struct page *a = pp_test_alloc(pool);
 	struct sk_buff *skb;
 
 	KUNIT_ASSERT_NOT_NULL(test, a);
@@ -515,7 +486,7 @@ static void pp_skb_head_returns_to_pool(struct kunit *test)
 	skb_mark_for_recycle(skb);
 	kfree_skb(skb);
 	KUNIT_EXPECT_TRUE(test, pp_owns(pool, a));
-	a = pp_alloc_same(test, pool, a);
+	a = pp_test_alloc_same(test, pool, a);
 	pp_return(pool, a);
 }
 
@@ -523,7 +494,7 @@ static void pp_skb_frag_returns_to_pool(struct kunit *test)
 {
 	struct page_pool_params p = pp_params(1);
 	struct page_pool *pool = pp_ctx_create(test, &p);
-	struct page *a = pp_alloc(pool);
+	struct page *a = pp_test_alloc(pool);
 	struct sk_buff *skb;
 
 	KUNIT_ASSERT_NOT_NULL(test, a);
@@ -532,7 +503,7 @@ static void pp_skb_frag_returns_to_pool(struct kunit *test)
 	skb_add_rx_frag(skb, 0, a, 0, 1000, PAGE_SIZE << 1);
 	skb_mark_for_recycle(skb);
 	kfree_skb(skb);
-	a = pp_alloc_same(test, pool, a);
+	a = pp_test_alloc_same(test, pool, a);
 	pp_return(pool, a);
 }
 
@@ -575,7 +546,7 @@ static void pp_xdp_return_frame(struct kunit *test)
 {
 	struct page_pool_params p = pp_params(1);
 	struct page_pool *pool = pp_ctx_create_unwatched(test, &p);
-	struct page *a = pp_alloc(pool);
+	struct page *a = pp_test_alloc(pool);
 	struct xdp_frame *frame;
 	struct pp_xdp x;
 
@@ -584,7 +555,7 @@ static void pp_xdp_return_frame(struct kunit *test)
 	frame = pp_xdp_frame(&x, a);
 	KUNIT_ASSERT_NOT_NULL(test, frame);
 	xdp_return_frame(frame);
-	a = pp_alloc_same(test, pool, a);
+	a = pp_test_alloc_same(test, pool, a);
 	pp_return(pool, a);
 	pp_xdp_teardown(&x);
 }
@@ -593,7 +564,7 @@ static void pp_xdp_return_frame_rx_napi(struct kunit *test)
 {
 	struct page_pool_params p = pp_params(0);
 	struct page_pool *pool = pp_ctx_create_unwatched(test, &p);
-	struct page *a = pp_alloc(pool);
+	struct page *a = pp_test_alloc(pool);
 	struct xdp_frame *frame;
 	struct pp_xdp x;
 
@@ -603,7 +574,7 @@ static void pp_xdp_return_frame_rx_napi(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, frame);
 	pp_test_in_softirq(pp_call_xdp_return_napi, frame);
 	/* Returned from NAPI context, it went straight to the cache. */
-	a = pp_alloc_same(test, pool, a);
+	a = pp_test_alloc_same(test, pool, a);
 	pp_recycle(pool, a);
 	pp_xdp_teardown(&x);
 }
@@ -620,7 +591,7 @@ static void pp_xdp_return_frame_bulk(struct kunit *test)
 
 	pp_xdp_setup(test, &x, pool);
 	for (i = 0; i < 4; i++) {
-		ctx->pages[i] = pp_alloc(pool);
+		ctx->pages[i] = pp_test_alloc(pool);
 		KUNIT_ASSERT_NOT_NULL(test, ctx->pages[i]);
 	}
 	xdp_frame_bulk_init(&bq);
@@ -634,7 +605,7 @@ static void pp_xdp_return_frame_bulk(struct kunit *test)
 #endif
 	/* All four come back, in whatever order. */
 	for (i = 0, seen = 0; i < 4; i++) {
-		got = pp_alloc(pool);
+		got = pp_test_alloc(pool);
 		for (j = 0; j < 4; j++)
 			if (got == ctx->pages[j])
 				seen |= BIT(j);
@@ -658,7 +629,7 @@ static void pp_update_nid_moves_refills(struct kunit *test)
 		kunit_skip(test, "needs two online NUMA nodes");
 	p.nid = first_online_node;
 	pool = pp_ctx_create(test, &p);
-	a = pp_alloc(pool);
+	a = pp_test_alloc(pool);
 	KUNIT_ASSERT_NOT_NULL(test, a);
 	KUNIT_EXPECT_EQ(test, page_to_nid(a), p.nid);
 
@@ -666,7 +637,7 @@ static void pp_update_nid_moves_refills(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pool->p.nid, next_online_node(p.nid));
 	pp_return(pool, a);
 	/* The old node's page is waived, the refill is on the new node. */
-	b = pp_alloc(pool);
+	b = pp_test_alloc(pool);
 	KUNIT_ASSERT_NOT_NULL(test, b);
 	KUNIT_EXPECT_EQ(test, page_to_nid(b), next_online_node(p.nid));
 #ifdef CONFIG_PAGE_POOL_STATS
@@ -687,7 +658,7 @@ static void pp_nid_changed_updates_pool(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pool->p.nid, NUMA_NO_NODE);
 	page_pool_nid_changed(pool, first_online_node);
 	KUNIT_EXPECT_EQ(test, pool->p.nid, first_online_node);
-	a = pp_alloc(pool);
+	a = pp_test_alloc(pool);
 	KUNIT_ASSERT_NOT_NULL(test, a);
 	KUNIT_EXPECT_EQ(test, page_to_nid(a), first_online_node);
 	pp_recycle(pool, a);
@@ -700,7 +671,7 @@ static void pp_destroy_waits_for_in_flight_page(struct kunit *test)
 	struct page_pool_params p = pp_params(0);
 	struct pp_ctx *ctx = test->priv;
 	struct page_pool *pool = pp_ctx_create(test, &p);
-	struct page *a = pp_alloc(pool);
+	struct page *a = pp_test_alloc(pool);
 
 	KUNIT_ASSERT_NOT_NULL(test, a);
 	ctx->pool = NULL;
@@ -717,7 +688,7 @@ static void pp_destroy_while_skb_holds_page(struct kunit *test)
 	struct page_pool_params p = pp_params(0);
 	struct pp_ctx *ctx = test->priv;
 	struct page_pool *pool = pp_ctx_create(test, &p);
-	struct page *a = pp_alloc(pool);
+	struct page *a = pp_test_alloc(pool);
 	struct sk_buff *skb;
 
 	KUNIT_ASSERT_NOT_NULL(test, a);
@@ -741,16 +712,16 @@ static void pp_stats_count_every_operation(struct kunit *test)
 	struct page_pool_stats s;
 	struct page *a, *b, *c, *d;
 
-	a = pp_alloc(pool);		/* empty + slow (bulk refill) */
-	b = pp_alloc(pool);		/* fast */
+	a = pp_test_alloc(pool);		/* empty + slow (bulk refill) */
+	b = pp_test_alloc(pool);		/* fast */
 	KUNIT_ASSERT_NOT_NULL(test, a);
 	KUNIT_ASSERT_NOT_NULL(test, b);
 	pp_recycle(pool, b);		/* cached */
 	pp_recycle(pool, a);		/* cached */
-	c = pp_alloc(pool);		/* fast */
+	c = pp_test_alloc(pool);		/* fast */
 	KUNIT_ASSERT_NOT_NULL(test, c);
 	pp_return(pool, c);		/* ring */
-	d = pp_alloc(pool);		/* fast */
+	d = pp_test_alloc(pool);		/* fast */
 	KUNIT_ASSERT_NOT_NULL(test, d);
 	get_page(d);
 	pp_recycle(pool, d);		/* released_refcnt */
@@ -786,10 +757,10 @@ static void pp_stats_high_order_and_refill(struct kunit *test)
 	struct page_pool_stats s;
 	struct page *a;
 
-	a = pp_alloc(pool);		/* empty + slow_high_order */
+	a = pp_test_alloc(pool);		/* empty + slow_high_order */
 	KUNIT_ASSERT_NOT_NULL(test, a);
 	pp_return(pool, a);		/* ring */
-	a = pp_alloc(pool);		/* refill from the ring */
+	a = pp_test_alloc(pool);		/* refill from the ring */
 	KUNIT_ASSERT_NOT_NULL(test, a);
 	pp_recycle(pool, a);		/* cached */
 

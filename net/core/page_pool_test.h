@@ -102,6 +102,53 @@ static inline void pp_test_in_softirq(void (*fn)(void *arg), void *arg)
 	tasklet_kill(&s.tasklet);
 }
 
+/* An allocation, run in softirq context as the pool's NAPI would. */
+struct pp_test_alloc_call {
+	struct page_pool *pool;
+	struct page *page;
+};
+
+static inline void pp_test_alloc_fn(void *arg)
+{
+	struct pp_test_alloc_call *c = arg;
+
+	c->page = page_pool_dev_alloc_pages(c->pool);
+}
+
+/**
+ * pp_test_alloc() - allocate a page from @pool in softirq context
+ * @pool: the pool
+ *
+ * Return: the page, or NULL.
+ */
+static inline struct page *pp_test_alloc(struct page_pool *pool)
+{
+	struct pp_test_alloc_call c = { .pool = pool };
+
+	pp_test_in_softirq(pp_test_alloc_fn, &c);
+	return c.page;
+}
+
+/**
+ * pp_test_alloc_same() - allocate, expecting a given page back
+ * @test: the running case
+ * @pool: the pool
+ * @want: the page the pool should hand out next
+ *
+ * Return: the page that came, which the caller then owns, so that a
+ * failed expectation never makes the case return @want twice.
+ */
+static inline struct page *pp_test_alloc_same(struct kunit *test,
+					      struct page_pool *pool,
+					      struct page *want)
+{
+	struct page *got = pp_test_alloc(pool);
+
+	KUNIT_ASSERT_NOT_NULL(test, got);
+	KUNIT_EXPECT_PTR_EQ(test, got, want);
+	return got;
+}
+
 /* Tells when a pool has really been freed, through the disconnect
  * callback that the XDP memory model installs. Cases run one at a time,
  * so one watcher per suite is enough.
