@@ -52,11 +52,13 @@ build_all() {
 	say "built $* in $((SECONDS - start)) s"
 }
 
-# boot VARIANT LOG: one benchmark boot; the console goes to LOG.
+# boot VARIANT LOG: one benchmark boot; the console goes to LOG. UML is
+# uniprocessor: pinned to one host CPU, its timings stop jumping between
+# two modes about 1.5x apart, as they do when the host moves it around.
 boot() {
 	local rc=0
 	# shellcheck disable=SC2086 # one word per parameter
-	"$s/boot-um.sh" "$top/build/um-bench-$1/linux" \
+	taskset -c "$pin_cpu" "$s/boot-um.sh" "$top/build/um-bench-$1/linux" \
 		"$dir/initramfs-$1.cpio.gz" "$timeout_s" -- ${BENCH_PARAMS:-} \
 		> "$2" 2>&1 || rc=$?
 	[ $rc -eq 0 ] || say "boot of $1 exited with $rc (log: $2)"
@@ -64,6 +66,7 @@ boot() {
 }
 
 header=variant,test,round,cycles_per_op,ns_per_op
+pin_cpu=$(($(nproc) - 1))
 
 if [ "${1:-}" = --one ]; then
 	v=${2:?$usage}

@@ -177,6 +177,12 @@ struct page_pool {
 #ifdef CONFIG_PAGE_POOL_STATS
 	/* Owner context only, like the alloc cache. */
 	struct page_pool_alloc_stats alloc_stats;
+	/*
+	 * Direct recycles (cached, cache_full) counted by the owner; other
+	 * contexts count in recycle_stats. Kept apart so that the fast
+	 * path needs no per-CPU (IRQ-safe) update.
+	 */
+	struct page_pool_recycle_stats owner_recycle_stats;
 #endif
 	u32 xdp_mem_id;
 

@@ -104,30 +104,25 @@
 #define PP_DEFER_WARN_INTERVAL	(60 * HZ)
 
 #ifdef CONFIG_PAGE_POOL_STATS
-/* Owner context only, like the counters themselves. */
-static void pp_alloc_stat_bump(struct page_pool *pool, size_t off)
-{
-	u64 *counter = (void *)&pool->alloc_stats + off;
-
-	(*counter)++;
-}
-
-/* Any context: each CPU counts in its own copy. */
-static void pp_recycle_stat_bump(struct page_pool *pool, size_t off, u64 n)
-{
-	u64 __percpu *counter = (void __percpu *)pool->recycle_stats + off;
-
-	this_cpu_add(*counter, n);
-}
-
-#define pp_alloc_stat_inc(pool, field) \
-	pp_alloc_stat_bump(pool, offsetof(struct page_pool_alloc_stats, field))
+/* Owner context only: plain counters in the pool, like the alloc cache. */
+#define pp_alloc_stat_inc(pool, field)	((pool)->alloc_stats.field++)
+#define pp_owner_recycle_stat_inc(pool, field) \
+	((pool)->owner_recycle_stats.field++)
+/* Any context: each CPU counts in its own copy, safe against IRQs. */
 #define pp_recycle_stat_add(pool, field, n) \
-	pp_recycle_stat_bump(pool, \
-			     offsetof(struct page_pool_recycle_stats, field), n)
+	this_cpu_add((pool)->recycle_stats->field, n)
+/*
+ * Under the producer lock: BH is off and no hard IRQ takes that lock,
+ * so nothing else on this CPU writes these fields meanwhile and the
+ * cheaper non-IRQ-safe update is enough.
+ */
+#define pp_ring_stat_add(pool, field, n) \
+	__this_cpu_add((pool)->recycle_stats->field, n)
 #else
 #define pp_alloc_stat_inc(pool, field)		((void)(pool))
+#define pp_owner_recycle_stat_inc(pool, field)	((void)(pool))
 #define pp_recycle_stat_add(pool, field, n)	((void)(pool))
+#define pp_ring_stat_add(pool, field, n)	((void)(pool))
 #endif
 #define pp_recycle_stat_inc(pool, field) pp_recycle_stat_add(pool, field, 1)
 
@@ -557,8 +552,11 @@ static bool pp_cache_put(struct page_pool *pool, struct page *page,
 	return true;
 }
 
-/* Store what fits of @pages in the ring, unless destroy closed it. */
-static int pp_ring_store(struct page_pool *pool, void **pages, int n,
+/* Store what fits of @pages in the ring, unless destroy closed it.
+ * Inlined, as is pp_ring_put(): for a single page the call chain costs
+ * more than the store itself.
+ */
+static __always_inline int pp_ring_store(struct page_pool *pool, void **pages, int n,
 			 bool bh_off)
 {
 	struct ptr_ring *ring = &pool->ring;
@@ -571,9 +569,9 @@ static int pp_ring_store(struct page_pool *pool, void **pages, int n,
 	if (likely(!pool->ring_closed)) {
 		while (stored < n && !__ptr_ring_produce(ring, pages[stored]))
 			stored++;
-		pp_recycle_stat_add(pool, ring, stored);
+		pp_ring_stat_add(pool, ring, stored);
 		if (unlikely(stored < n))
-			pp_recycle_stat_add(pool, ring_full, n - stored);
+			pp_ring_stat_add(pool, ring_full, n - stored);
 	}
 	if (bh_off)
 		spin_unlock(&ring->producer_lock);
@@ -594,8 +592,8 @@ static int pp_ring_store(struct page_pool *pool, void **pages, int n,
  * Return: how many of @pages were stored, from the first; the caller
  * frees the rest.
  */
-static int pp_ring_put(struct page_pool *pool, void **pages, int n,
-		       unsigned int sync_len)
+static __always_inline int pp_ring_put(struct page_pool *pool, void **pages,
+				       int n, unsigned int sync_len)
 {
 	bool bh_off = in_softirq();
 	int i, stored = 0;
@@ -620,6 +618,19 @@ static int pp_ring_put(struct page_pool *pool, void **pages, int n,
 	return stored;
 }
 
+/* Kept out of line so that the direct path saves no more registers
+ * than it needs; everything below it is inlined.
+ */
+static noinline void pp_put_one_in_ring(struct page_pool *pool,
+					struct page *page,
+					unsigned int sync_len)
+{
+	void *entry = page;
+
+	if (!pp_ring_put(pool, &entry, 1, sync_len))
+		pp_free_page(pool, page);
+}
+
 /**
  * page_pool_put_defragged_page() - give back a page with no fragment users
  * @pool: the pool the page came from
@@ -642,8 +653,6 @@ static int pp_ring_put(struct page_pool *pool, void **pages, int n,
 void page_pool_put_defragged_page(struct page_pool *pool, struct page *page,
 				  unsigned int dma_sync_size, bool allow_direct)
 {
-	void *entry = page;
-
 	if (unlikely(!pp_page_recyclable(page))) {
 		pp_recycle_stat_inc(pool, released_refcnt);
 		pp_free_page(pool, page);
@@ -654,14 +663,12 @@ void page_pool_put_defragged_page(struct page_pool *pool, struct page *page,
 	/* The owner never runs once destroy may: no ring_closed check. */
 	if (allow_direct && in_softirq() && pp_page_local(pool, page)) {
 		if (pp_cache_put(pool, page, dma_sync_size)) {
-			pp_recycle_stat_inc(pool, cached);
+			pp_owner_recycle_stat_inc(pool, cached);
 			return;
 		}
-		pp_recycle_stat_inc(pool, cache_full);
+		pp_owner_recycle_stat_inc(pool, cache_full);
 	}
-
-	if (!pp_ring_put(pool, &entry, 1, dma_sync_size))
-		pp_free_page(pool, page);
+	pp_put_one_in_ring(pool, page, dma_sync_size);
 }
 EXPORT_SYMBOL(page_pool_put_defragged_page);
 
@@ -803,6 +810,10 @@ bool page_pool_get_stats(struct page_pool *pool,
 	stats->alloc_stats.empty += READ_ONCE(a->empty);
 	stats->alloc_stats.refill += READ_ONCE(a->refill);
 	stats->alloc_stats.waive += READ_ONCE(a->waive);
+
+	r = &pool->owner_recycle_stats;
+	stats->recycle_stats.cached += READ_ONCE(r->cached);
+	stats->recycle_stats.cache_full += READ_ONCE(r->cache_full);
 
 	for_each_possible_cpu(cpu) {
 		r = per_cpu_ptr(pool->recycle_stats, cpu);
