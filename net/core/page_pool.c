@@ -5,10 +5,11 @@
  * Concurrency rules
  * =================
  *
- * Owner context. The alloc cache (pool->alloc), the alloc stats, the
- * fragment state (frag_*), alloc_nid and pages_state_hold_cnt belong to
- * the single context that allocates from the pool: the RX queue's NAPI
- * poll, or the driver while that NAPI is stopped. Nothing locks them.
+ * Owner context. The alloc cache (pool->alloc), the alloc stats and
+ * the direct-recycle stats (owner_recycle_stats), the fragment state
+ * (frag_*), alloc_nid and pages_state_hold_cnt belong to the single
+ * context that allocates from the pool: the RX queue's NAPI poll, or
+ * the driver while that NAPI is stopped. Nothing locks them.
  *
  * Direct returns. A return with allow_direct claims to run in the owner
  * context. It is honoured whenever BH is disabled (in_softirq()), which
@@ -26,6 +27,8 @@
  * lock. A producer syncs its pages for the device before it takes the
  * lock, inside an RCU read-side section in which it saw ring_closed
  * clear, then stores them if the ring is still open under the lock.
+ * The ring and ring_full stats are counted under that lock; the other
+ * recycle stats, per CPU, from any context.
  *
  * Leaving the pool. A page may leave from any context. With
  * PP_FLAG_DMA_MAP it is erased from pool->dma_mapped under the xarray's
@@ -229,18 +232,15 @@ static void pp_dma_unmap(struct page_pool *pool, struct page *page)
 	page_pool_set_dma_addr(page, 0);
 }
 
-/* Unmap a page leaving the pool, unless destroy already did: whoever
- * erases the page from dma_mapped unmaps it. Outside the lock, unless
- * destroy may be about to drop the device: then its last look under the
- * lock waits for us. See the rules at the top.
+/* Unmap a page leaving a DMA-mapping pool, unless destroy already did:
+ * whoever erases the page from dma_mapped unmaps it. Outside the lock,
+ * unless destroy may be about to drop the device: then its last look
+ * under the lock waits for us. See the rules at the top.
  */
-static void pp_dma_forget(struct page_pool *pool, struct page *page)
+static noinline void pp_dma_forget(struct page_pool *pool, struct page *page)
 {
 	unsigned long flags;
 	bool mine, late;
-
-	if (!(pool->p.flags & PP_FLAG_DMA_MAP))
-		return;
 
 	rcu_read_lock();
 	late = READ_ONCE(pool->dma_released);
@@ -339,7 +339,9 @@ static void pp_count_release(struct page_pool *pool, struct page *page)
 /* Take a page out of the pool; the caller keeps its page reference. */
 static void pp_release_page(struct page_pool *pool, struct page *page)
 {
-	pp_dma_forget(pool, page);
+	/* Out of line: its registers would burden the path without DMA. */
+	if (pool->p.flags & PP_FLAG_DMA_MAP)
+		pp_dma_forget(pool, page);
 	page->pp_magic &= PP_MAGIC_ALLOC_BITS;
 	page->pp = NULL;
 	pp_count_release(pool, page);
