@@ -16,9 +16,11 @@ pristine=$build/linux-source-6.1
 src=$build/src-$variant
 manifest=$src/.page_pool_overlay
 
-# Our implementation of the pool: left out of the base variant.
+# Our implementation of the pool and the tests of its internals: left
+# out of the base variant.
 pool_files="net/core/page_pool.c include/net/page_pool.h
-include/trace/events/page_pool.h"
+include/trace/events/page_pool.h net/core/page_pool_ring.h
+net/core/page_pool_ring_test.c"
 # Where our own files live, at their kernel paths.
 overlay_dirs="net include drivers Documentation tools lib"
 

@@ -14,7 +14,6 @@
 
 #include <linux/dma-direction.h>
 #include <linux/mm.h>
-#include <linux/ptr_ring.h>
 #include <linux/refcount.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
@@ -115,8 +114,7 @@ struct page_pool_alloc_stats {
  * @released_refcnt: returns freed because the page could not be reused
  *	(someone else still holds it, or it is from the pfmemalloc reserves)
  *
- * Returns freed for their context (hard IRQ, or IRQs off outside the
- * owner context) or because the pool is being destroyed are not counted.
+ * Returns freed because the pool is being destroyed are not counted.
  * Pages on the wrong node are counted as ring, then as waive.
  */
 struct page_pool_recycle_stats {
@@ -135,6 +133,24 @@ struct page_pool_recycle_stats {
 struct page_pool_stats {
 	struct page_pool_alloc_stats alloc_stats;
 	struct page_pool_recycle_stats recycle_stats;
+};
+
+/*
+ * The return ring: any context stores, the pool's owner alone takes.
+ * Producers claim cells by moving @tail with cmpxchg and publish a cell
+ * by storing a non-NULL pointer into it; the owner takes published
+ * cells in order from @head, clears them and then moves @head on, which
+ * is what gives their room back to producers. See
+ * net/core/page_pool_ring.h.
+ */
+struct pp_ring {
+	void **cells;		/* a power of two of them */
+	unsigned long mask;
+	unsigned long capacity;	/* pool_size: at most this many stored */
+	/* Producers: the next index to claim; also the count of stores. */
+	unsigned long tail ____cacheline_aligned_in_smp;
+	/* Owner: the first index not yet taken; read by producers. */
+	unsigned long head ____cacheline_aligned_in_smp;
 };
 
 /*
@@ -190,7 +206,7 @@ struct page_pool {
 	struct pp_alloc_cache alloc ____cacheline_aligned_in_smp;
 
 	/* Pages given back from other contexts, for the owner to reuse. */
-	struct ptr_ring ring;
+	struct pp_ring ring;
 
 #ifdef CONFIG_PAGE_POOL_STATS
 	struct page_pool_recycle_stats __percpu *recycle_stats;

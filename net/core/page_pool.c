@@ -19,16 +19,14 @@
  * never runs concurrently with, nor after, the last page_pool_destroy(),
  * so a driver must not return pages with allow_direct from then on.
  *
- * Return ring (pool->ring). Any context but hard IRQ may produce, under
- * the ring's producer lock taken with BH disabled; a page given back
- * from hard IRQ, or from process context with IRQs off, is freed
- * instead. The owner is the only consumer (destroy counts as the owner:
- * it runs once the owner has stopped), so the consumer side takes no
- * lock. A producer syncs its pages for the device before it takes the
- * lock, inside an RCU read-side section in which it saw ring_closed
- * clear, then stores them if the ring is still open under the lock.
- * The ring and ring_full stats are counted under that lock; the other
- * recycle stats, per CPU, from any context.
+ * Return ring (pool->ring). Any context may produce, hard IRQ included:
+ * the ring takes no lock (see page_pool_ring.h). A producer claims
+ * cells with cmpxchg and publishes each with a release store of its
+ * page. The owner is the only consumer (destroy, then the release
+ * work, count as the owner: they run once it has stopped). A producer
+ * syncs its pages for the device inside an RCU read-side section in
+ * which it saw ring_closed clear, before it publishes them. The ring
+ * count of the stats is the ring's tail; ring_full is counted per CPU.
  *
  * Leaving the pool. A page may leave from any context. With
  * PP_FLAG_DMA_MAP it is erased from pool->dma_mapped under the xarray's
@@ -38,9 +36,11 @@
  *
  * Destroy against late returns. The last page_pool_destroy() runs in
  * process context once the owner has stopped, then:
- *  1. sets ring_closed under the producer lock, so that no page enters
- *     the ring any more, and frees the pages of the cache, the ring and
- *     the fragment being cut.
+ *  1. sets ring_closed, so that returners free their pages instead of
+ *     storing them, and frees the pages of the cache, the ring and the
+ *     fragment being cut. A returner that saw ring_closed clear may
+ *     still store a page after this: its page is in flight, so the pool
+ *     stays until the release work drains the ring and frees it.
  *  2. with PP_FLAG_DMA_MAP, sets dma_released and waits for an RCU grace
  *     period. Returners that saw ring_closed or dma_released clear have
  *     finished their syncs and unmaps by then; later ones see both set,
@@ -53,13 +53,13 @@
  *     the pool makes no DMA call after it returns.
  *  4. sets destroyed under teardown_lock. Returners that see it count
  *     their page as released under that lock, and the one returning the
- *     last page kicks the release work, which frees the pool after
- *     checking the counts under the same lock.
+ *     last page kicks the release work, which drains the ring, then
+ *     frees the pool after checking the counts under the same lock.
  * A page in flight keeps its pool alive: the pool is freed only once
  * every page that entered it has left. So a returner never touches the
- * pool once it has handed its page over: after unlocking the ring it
- * stored the page in, or after counting the page released (other than
- * under teardown_lock).
+ * pool once it has handed its page over: after publishing the last page
+ * it stored in the ring, or after counting the page released (other
+ * than under teardown_lock).
  */
 
 #define pr_fmt(fmt) "page_pool: " fmt
@@ -74,7 +74,6 @@
 #include <linux/netdevice.h>
 #include <linux/nodemask.h>
 #include <linux/percpu.h>
-#include <linux/ptr_ring.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/topology.h>
@@ -85,6 +84,8 @@
 #include <net/xdp.h>
 
 #include <trace/events/page_pool.h>
+
+#include "page_pool_ring.h"
 
 #define PP_DEFAULT_RING_SIZE	1024
 #define PP_MAX_RING_SIZE	32768
@@ -107,25 +108,36 @@
 #define PP_DEFER_WARN_INTERVAL	(60 * HZ)
 
 #ifdef CONFIG_PAGE_POOL_STATS
-/* Owner context only: plain counters in the pool, like the alloc cache. */
-#define pp_alloc_stat_inc(pool, field)	((pool)->alloc_stats.field++)
-#define pp_owner_recycle_stat_inc(pool, field) \
-	((pool)->owner_recycle_stats.field++)
-/* Any context: each CPU counts in its own copy, safe against IRQs. */
-#define pp_recycle_stat_add(pool, field, n) \
-	this_cpu_add((pool)->recycle_stats->field, n)
-/*
- * Under the producer lock: BH is off and no hard IRQ takes that lock,
- * so nothing else on this CPU writes these fields meanwhile and the
- * cheaper non-IRQ-safe update is enough.
+/* Owner context only: plain counters in the pool, like the alloc cache.
+ * The helpers take offsets, so that the macros below name a field
+ * without using it as an expression.
  */
-#define pp_ring_stat_add(pool, field, n) \
-	__this_cpu_add((pool)->recycle_stats->field, n)
+static void pp_owner_stat_bump(u64 *counter)
+{
+	(*counter)++;
+}
+
+/* Any context: each CPU counts in its own copy, safe against IRQs. */
+static void pp_recycle_stat_bump(struct page_pool *pool, size_t off, u64 n)
+{
+	u64 __percpu *counter = (void __percpu *)pool->recycle_stats + off;
+
+	this_cpu_add(*counter, n);
+}
+
+#define pp_alloc_stat_inc(pool, field) \
+	pp_owner_stat_bump((void *)&(pool)->alloc_stats + \
+			   offsetof(struct page_pool_alloc_stats, field))
+#define pp_owner_recycle_stat_inc(pool, field) \
+	pp_owner_stat_bump((void *)&(pool)->owner_recycle_stats + \
+			   offsetof(struct page_pool_recycle_stats, field))
+#define pp_recycle_stat_add(pool, field, n) \
+	pp_recycle_stat_bump(pool, \
+			     offsetof(struct page_pool_recycle_stats, field), n)
 #else
 #define pp_alloc_stat_inc(pool, field)		((void)(pool))
 #define pp_owner_recycle_stat_inc(pool, field)	((void)(pool))
 #define pp_recycle_stat_add(pool, field, n)	((void)(pool))
-#define pp_ring_stat_add(pool, field, n)	((void)(pool))
 #endif
 #define pp_recycle_stat_inc(pool, field) pp_recycle_stat_add(pool, field, 1)
 
@@ -359,30 +371,49 @@ static struct page *pp_cache_pop(struct page_pool *pool)
 	return pool->alloc.cache[--pool->alloc.count];
 }
 
-/* Owner context: move a batch from the return ring to the alloc cache. */
-static u32 pp_refill_from_ring(struct page_pool *pool)
+/* Owner context: of the pages in cache slots [@from, @to), keep those
+ * on the pool's node, packed from @from on, and free the others.
+ *
+ * Return: the slot after the last page kept.
+ */
+static u32 pp_keep_local_pages(struct page_pool *pool, u32 from, u32 to)
 {
-	struct ptr_ring *ring = &pool->ring;
+	struct page **cache = pool->alloc.cache;
 	int nid = pp_home_node(pool);
-	struct page *page;
+	u32 i;
 
-	if (__ptr_ring_empty(ring)) {
-		pp_alloc_stat_inc(pool, empty);
-		return 0;
-	}
-
-	while (pool->alloc.count < PP_ALLOC_CACHE_REFILL) {
-		page = __ptr_ring_consume(ring);
-		if (!page)
-			break;
-		if (likely(page_to_nid(page) == nid)) {
-			pool->alloc.cache[pool->alloc.count++] = page;
+	for (i = from; i < to; i++) {
+		if (likely(page_to_nid(cache[i]) == nid)) {
+			cache[from++] = cache[i];
 			continue;
 		}
 		pp_alloc_stat_inc(pool, waive);
-		pp_free_page(pool, page);
+		pp_free_page(pool, cache[i]);
 	}
-	return pool->alloc.count;
+	return from;
+}
+
+/* Owner context, cache empty: move a batch from the return ring to the
+ * alloc cache.
+ */
+static u32 pp_refill_from_ring(struct page_pool *pool)
+{
+	void **slots = (void **)pool->alloc.cache;
+	u32 count, got;
+
+	got = pp_ring_consume(&pool->ring, slots, PP_ALLOC_CACHE_REFILL);
+	if (!got) {
+		pp_alloc_stat_inc(pool, empty);
+		return 0;
+	}
+	count = pp_keep_local_pages(pool, 0, got);
+	/* Make up for pages from another node, if the ring has more. */
+	while (count < PP_ALLOC_CACHE_REFILL &&
+	       (got = pp_ring_consume(&pool->ring, slots + count,
+				      PP_ALLOC_CACHE_REFILL - count)))
+		count = pp_keep_local_pages(pool, count, count + got);
+	pool->alloc.count = count;
+	return count;
 }
 
 static struct page *pp_alloc_high_order(struct page_pool *pool, gfp_t gfp)
@@ -555,41 +586,40 @@ static bool pp_cache_put(struct page_pool *pool, struct page *page,
 }
 
 /* Store what fits of @pages in the ring, unless destroy closed it.
- * Inlined, as is pp_ring_put(): for a single page the call chain costs
- * more than the store itself.
+ * Inlined, as is pp_ring_put(): for a single page a call chain costs
+ * more than the store itself. Preemption stays off between claiming
+ * cells and publishing them, since the owner cannot take anything past
+ * a claimed cell until it is published.
  */
-static __always_inline int pp_ring_store(struct page_pool *pool, void **pages, int n,
-			 bool bh_off)
+static __always_inline int pp_ring_store(struct page_pool *pool,
+					 void **pages, int n)
 {
-	struct ptr_ring *ring = &pool->ring;
-	int stored = 0;
+	struct pp_ring *ring = &pool->ring;
+	unsigned long first;
+	int i, stored;
 
-	if (bh_off)
-		spin_lock(&ring->producer_lock);
-	else
-		spin_lock_bh(&ring->producer_lock);
-	if (likely(!pool->ring_closed)) {
-		while (stored < n && !__ptr_ring_produce(ring, pages[stored]))
-			stored++;
-		pp_ring_stat_add(pool, ring, stored);
-		if (unlikely(stored < n))
-			pp_ring_stat_add(pool, ring_full, n - stored);
-	}
-	if (bh_off)
-		spin_unlock(&ring->producer_lock);
-	else
-		spin_unlock_bh(&ring->producer_lock);
+	if (unlikely(READ_ONCE(pool->ring_closed)))
+		return 0;
+
+	preempt_disable();
+	stored = pp_ring_claim(ring, n, &first);
+	/* The pages not stored keep the pool alive while this counts. */
+	if (unlikely(stored < n))
+		pp_recycle_stat_add(pool, ring_full, n - stored);
+	for (i = 0; i < stored; i++)
+		pp_ring_publish(ring, first + i, pages[i]);
+	preempt_enable();
 	return stored;
 }
 
 /* Store pages in the return ring, after syncing them for the device.
- * The syncs run in an RCU read-side section, before the producer lock
- * and only while the ring looked open: destroy waits for such sections
- * before it unmaps; pools that do not sync skip the section. The counts
- * happen under the lock, since destroy closes the ring under that lock,
- * drains it and may free the pool: a returner must not touch the pool
- * once it has unlocked. Pages refused for another reason than a full
- * ring are not counted.
+ * The syncs run in an RCU read-side section, only while the ring
+ * looked open: destroy waits for such sections before it unmaps; pools
+ * that do not sync skip the section. A store may still land after
+ * destroy drained the ring: the page it holds keeps the pool alive
+ * until the release work drains the ring again. A returner must not
+ * touch the pool once it has published its last page. Pages refused
+ * for another reason than a full ring are not counted.
  *
  * Return: how many of @pages were stored, from the first; the caller
  * frees the rest.
@@ -597,24 +627,16 @@ static __always_inline int pp_ring_store(struct page_pool *pool, void **pages, i
 static __always_inline int pp_ring_put(struct page_pool *pool, void **pages,
 				       int n, unsigned int sync_len)
 {
-	bool bh_off = in_softirq();
 	int i, stored = 0;
 
-	/* The producer lock is BH-safe, not IRQ-safe. */
-	if (unlikely(in_hardirq() || (!bh_off && irqs_disabled())))
-		return 0;
-
-	/* Only syncs need the RCU section; without them the check of
-	 * ring_closed under the lock is all destroy needs.
-	 */
 	if (!(pool->p.flags & PP_FLAG_DMA_SYNC_DEV))
-		return pp_ring_store(pool, pages, n, bh_off);
+		return pp_ring_store(pool, pages, n);
 
 	rcu_read_lock();
 	if (likely(!READ_ONCE(pool->ring_closed))) {
 		for (i = 0; i < n; i++)
 			pp_sync_for_device(pool, pages[i], sync_len);
-		stored = pp_ring_store(pool, pages, n, bh_off);
+		stored = pp_ring_store(pool, pages, n);
 	}
 	rcu_read_unlock();
 	return stored;
@@ -645,12 +667,12 @@ static noinline void pp_put_one_in_ring(struct page_pool *pool,
  *	BH-disabled section), and never to be passed once the last
  *	page_pool_destroy() may have started.
  *
- * A page that someone else still holds or that came from the pfmemalloc
- * reserves is freed instead, as is any page once the pool is being
- * destroyed, and any page given back from hard IRQ or with IRQs off
- * outside the owner context. A page from another node than the one the
- * pool allocates from never enters the alloc cache directly; the refill
- * from the return ring drops it.
+ * Any other page goes to the return ring, from any context, hard IRQ
+ * included. A page that someone else still holds or that came from the
+ * pfmemalloc reserves is freed instead, as is any page that finds the
+ * ring full or the pool being destroyed. A page from another node than
+ * the one the pool allocates from never enters the alloc cache
+ * directly; the refill from the return ring drops it.
  */
 void page_pool_put_defragged_page(struct page_pool *pool, struct page *page,
 				  unsigned int dma_sync_size, bool allow_direct)
@@ -816,12 +838,12 @@ bool page_pool_get_stats(struct page_pool *pool,
 	r = &pool->owner_recycle_stats;
 	stats->recycle_stats.cached += READ_ONCE(r->cached);
 	stats->recycle_stats.cache_full += READ_ONCE(r->cache_full);
+	stats->recycle_stats.ring += pp_ring_stores(&pool->ring);
 
 	for_each_possible_cpu(cpu) {
 		r = per_cpu_ptr(pool->recycle_stats, cpu);
 		stats->recycle_stats.cached += READ_ONCE(r->cached);
 		stats->recycle_stats.cache_full += READ_ONCE(r->cache_full);
-		stats->recycle_stats.ring += READ_ONCE(r->ring);
 		stats->recycle_stats.ring_full += READ_ONCE(r->ring_full);
 		stats->recycle_stats.released_refcnt +=
 			READ_ONCE(r->released_refcnt);
@@ -915,8 +937,21 @@ static void pp_free(struct page_pool *pool)
 	if (pool->disconnect)
 		pool->disconnect(pool);
 	pp_stats_free(pool);
-	ptr_ring_cleanup(&pool->ring, NULL);
+	pp_ring_free(&pool->ring);
 	kfree(pool);
+}
+
+#define PP_DRAIN_BATCH	16
+
+/* Destroy, then the release work: the consumers once the owner stopped. */
+static void pp_empty_ring(struct page_pool *pool)
+{
+	void *pages[PP_DRAIN_BATCH];
+	unsigned int i, n;
+
+	while ((n = pp_ring_consume(&pool->ring, pages, PP_DRAIN_BATCH)))
+		for (i = 0; i < n; i++)
+			pp_free_page(pool, pages[i]);
 }
 
 /* Pages that entered the pool and have not left it. Only for a
@@ -945,6 +980,8 @@ static void pp_release_retry(struct work_struct *work)
 	s32 inflight;
 
 	pool = container_of(dwork, struct page_pool, release_dw);
+	/* Pages stored by returners that raced with destroy's drain. */
+	pp_empty_ring(pool);
 
 	spin_lock_irqsave(&pool->teardown_lock, flags);
 	inflight = pp_inflight(pool);
@@ -991,16 +1028,6 @@ static void pp_destroy_or_defer(struct page_pool *pool)
 		pp_free(pool);
 }
 
-/* Destroy: no page goes into the ring after this, and a producer that
- * sees ring_closed syncs nothing.
- */
-static void pp_close_ring(struct page_pool *pool)
-{
-	spin_lock_bh(&pool->ring.producer_lock);
-	WRITE_ONCE(pool->ring_closed, true);
-	spin_unlock_bh(&pool->ring.producer_lock);
-}
-
 /* Destroy: let the fragment page go; the last fragment's holder frees
  * it if some are still out.
  */
@@ -1017,14 +1044,6 @@ static void pp_empty_cache(struct page_pool *pool)
 {
 	while (pool->alloc.count)
 		pp_free_page(pool, pp_cache_pop(pool));
-}
-
-static void pp_empty_ring(struct page_pool *pool)
-{
-	struct page *page;
-
-	while ((page = __ptr_ring_consume(&pool->ring)))
-		pp_free_page(pool, page);
 }
 
 /* Destroy, steps 2 and 3 of the rules at the top. */
@@ -1066,7 +1085,8 @@ void page_pool_destroy(struct page_pool *pool)
 	if (!page_pool_put(pool))
 		return;
 
-	pp_close_ring(pool);
+	/* Returners that see this free their page instead of storing it. */
+	WRITE_ONCE(pool->ring_closed, true);
 	if (pool->frag_page)
 		pp_drop_frag_page(pool);
 	pp_empty_cache(pool);
@@ -1151,10 +1171,10 @@ static int pp_init(struct page_pool *pool,
 
 	pool->p = *params;
 	pool->alloc_nid = pp_usable_node(params->nid);
-	if (ptr_ring_init(&pool->ring, ring_size, GFP_KERNEL))
+	if (pp_ring_init(&pool->ring, ring_size, pool->alloc_nid))
 		return -ENOMEM;
 	if (pp_stats_alloc(pool)) {
-		ptr_ring_cleanup(&pool->ring, NULL);
+		pp_ring_free(&pool->ring);
 		return -ENOMEM;
 	}
 

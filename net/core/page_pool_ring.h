@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The page_pool return ring (struct pp_ring): a bounded array of
+ * pointers with many producers and a single consumer, and no lock.
+ *
+ * A producer claims cells by advancing @tail with cmpxchg, as long as
+ * fewer than @capacity cells lie between @head and it, then publishes
+ * each claimed cell with a release store of its (non-NULL) pointer.
+ * Nothing on the producer side sleeps, spins on another producer or
+ * needs BH or IRQs off, so any context may produce, hard IRQ included.
+ *
+ * The consumer takes cells in index order from @head while they hold a
+ * pointer, clears them, and then publishes the new @head with a release
+ * store. A producer reads @head with acquire before it claims, so the
+ * cells it is about to write were cleared before it writes them.
+ *
+ * A cell claimed but not yet published reads NULL: the consumer stops
+ * there and sees the ring as empty until its producer is done, even if
+ * later cells are ready. Producers keep that window short (no sleeping
+ * or spinning in it), and the consumer never waits for it.
+ */
+#ifndef _NET_CORE_PAGE_POOL_RING_H
+#define _NET_CORE_PAGE_POOL_RING_H
+
+#include <linux/atomic.h>
+#include <linux/log2.h>
+#include <linux/minmax.h>
+#include <linux/overflow.h>
+#include <linux/slab.h>
+#include <net/page_pool.h>
+
+/**
+ * pp_ring_init() - allocate an empty ring
+ * @r: the ring, zeroed
+ * @capacity: how many pointers it may hold, at least 1
+ * @nid: NUMA node for the cells
+ *
+ * Return: 0, or -ENOMEM.
+ */
+static inline int pp_ring_init(struct pp_ring *r, unsigned int capacity,
+			       int nid)
+{
+	unsigned long size = roundup_pow_of_two(capacity);
+
+	r->cells = kvzalloc_node(array_size(size, sizeof(*r->cells)),
+				 GFP_KERNEL, nid);
+	if (!r->cells)
+		return -ENOMEM;
+	r->mask = size - 1;
+	r->capacity = capacity;
+	return 0;
+}
+
+/**
+ * pp_ring_free() - free the cells; the ring must have been drained
+ * @r: the ring
+ */
+static inline void pp_ring_free(struct pp_ring *r)
+{
+	kvfree(r->cells);
+	r->cells = NULL;
+}
+
+/**
+ * pp_ring_claim() - reserve consecutive cells for a producer
+ * @r: the ring
+ * @n: how many cells are wanted, at least 1
+ * @first: the index of the first cell claimed
+ *
+ * Head is read before tail, so that the room seen is never more than
+ * the ring has; with a stale head it may be less, and a ring that
+ * looks full refuses the claim, like a full one.
+ *
+ * Return: how many cells were claimed, up to @n, or 0 if the ring is
+ * full. Each must then be published with pp_ring_publish().
+ */
+static inline unsigned int pp_ring_claim(struct pp_ring *r, unsigned int n,
+					 unsigned long *first)
+{
+	unsigned long head, tail, used;
+
+	do {
+		/* Pairs with pp_ring_consume(): taken cells are clear. */
+		head = smp_load_acquire(&r->head);
+		tail = READ_ONCE(r->tail);
+		used = tail - head;
+		if (used >= r->capacity)
+			return 0;
+		n = min_t(unsigned long, n, r->capacity - used);
+	} while (cmpxchg(&r->tail, tail, tail + n) != tail);
+
+	*first = tail;
+	return n;
+}
+
+/**
+ * pp_ring_publish() - hand a claimed cell's pointer to the consumer
+ * @r: the ring
+ * @index: the claimed cell
+ * @ptr: the pointer, not NULL
+ *
+ * Once the last of its cells is published, the producer may not touch
+ * whatever owns the ring any more: the consumer may free it.
+ */
+static inline void pp_ring_publish(struct pp_ring *r, unsigned long index,
+				   void *ptr)
+{
+	/* Pairs with the acquire in pp_ring_consume(). */
+	smp_store_release(&r->cells[index & r->mask], ptr);
+}
+
+/**
+ * pp_ring_consume() - take published pointers, in order
+ * @r: the ring; only its single consumer may call this
+ * @out: where to store them
+ * @max: room in @out
+ *
+ * Return: how many were taken, 0 if the cell at head is not published.
+ */
+static inline unsigned int pp_ring_consume(struct pp_ring *r, void **out,
+					   unsigned int max)
+{
+	unsigned long head = r->head;
+	unsigned int n = 0;
+	void **cell;
+	void *ptr;
+
+	while (n < max) {
+		cell = &r->cells[head & r->mask];
+		/* Pairs with pp_ring_publish(): the pointed-to data is seen. */
+		ptr = smp_load_acquire(cell);
+		if (!ptr)
+			break;
+		WRITE_ONCE(*cell, NULL);
+		out[n++] = ptr;
+		head++;
+	}
+	if (!n)
+		return 0;
+	/* Give the room back only once the cells are clear. */
+	smp_store_release(&r->head, head);
+	return n;
+}
+
+/**
+ * pp_ring_stores() - how many pointers the ring ever accepted
+ * @r: the ring
+ *
+ * Return: the count of claimed cells; it wraps at ULONG_MAX.
+ */
+static inline unsigned long pp_ring_stores(const struct pp_ring *r)
+{
+	return READ_ONCE(r->tail);
+}
+
+#endif /* _NET_CORE_PAGE_POOL_RING_H */

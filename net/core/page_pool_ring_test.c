@@ -1,0 +1,365 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit cases for the page_pool return ring (net/core/page_pool_ring.h):
+ * exact capacity, order, the consumer stopping at a claimed cell that is
+ * not published yet, and many producers at once, from threads on every
+ * CPU and from hard IRQ, against one consumer. The ring carries tokens
+ * here, not pages: each token names its producer and its sequence
+ * number, so the consumer can tell a lost, doubled or reordered one.
+ */
+#include <kunit/test.h>
+#include <linux/cpumask.h>
+#include <linux/delay.h>
+#include <linux/hrtimer.h>
+#include <linux/kthread.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+
+#include "page_pool_ring.h"
+
+/* Tokens are odd, so never NULL, and not pointers anyone follows. */
+static void *pp_ring_token(unsigned int producer, unsigned int seq)
+{
+	return (void *)(((unsigned long)producer << 24 | seq) << 1 | 1);
+}
+
+static unsigned int pp_ring_token_producer(void *token)
+{
+	return ((unsigned long)token >> 1) >> 24;
+}
+
+static unsigned int pp_ring_token_seq(void *token)
+{
+	return ((unsigned long)token >> 1) & (BIT(24) - 1);
+}
+
+static struct pp_ring *pp_ring_test_ring(struct kunit *test,
+					 unsigned int capacity)
+{
+	struct pp_ring *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	KUNIT_ASSERT_EQ(test, pp_ring_init(r, capacity, NUMA_NO_NODE), 0);
+	return r;
+}
+
+/* Store one token; the test's own producer, so the claim must succeed. */
+static void pp_ring_put_token(struct kunit *test, struct pp_ring *r,
+			      unsigned int seq)
+{
+	unsigned long index;
+
+	KUNIT_ASSERT_EQ(test, pp_ring_claim(r, 1, &index), 1U);
+	pp_ring_publish(r, index, pp_ring_token(0, seq));
+}
+
+static void pp_ring_holds_exactly_its_capacity(struct kunit *test)
+{
+	struct pp_ring *r = pp_ring_test_ring(test, 3);
+	unsigned long index;
+	void *out[4];
+
+	/* Three cells are wanted: the array has four, one must stay out. */
+	KUNIT_EXPECT_EQ(test, pp_ring_claim(r, 5, &index), 3U);
+	KUNIT_EXPECT_EQ(test, index, 0UL);
+	KUNIT_EXPECT_EQ(test, pp_ring_claim(r, 1, &index), 0U);
+	pp_ring_publish(r, 0, pp_ring_token(0, 0));
+	pp_ring_publish(r, 1, pp_ring_token(0, 1));
+	pp_ring_publish(r, 2, pp_ring_token(0, 2));
+	KUNIT_EXPECT_EQ(test, pp_ring_stores(r), 3UL);
+
+	/* Room comes back with what the consumer takes, not before. */
+	KUNIT_EXPECT_EQ(test, pp_ring_consume(r, out, 1), 1U);
+	KUNIT_EXPECT_EQ(test, pp_ring_claim(r, 2, &index), 1U);
+	KUNIT_EXPECT_EQ(test, index, 3UL);
+	pp_ring_publish(r, index, pp_ring_token(0, 3));
+	KUNIT_EXPECT_EQ(test, pp_ring_consume(r, out, 4), 3U);
+	pp_ring_free(r);
+}
+
+static void pp_ring_keeps_order_across_wraps(struct kunit *test)
+{
+	struct pp_ring *r = pp_ring_test_ring(test, 4);
+	unsigned int seq = 0, want = 0, round, i, n;
+	void *out[8];
+
+	/* Three at a time through four cells: every lap starts elsewhere. */
+	for (round = 0; round < 10; round++) {
+		for (i = 0; i < 3; i++)
+			pp_ring_put_token(test, r, seq++);
+		n = pp_ring_consume(r, out, ARRAY_SIZE(out));
+		KUNIT_ASSERT_EQ(test, n, 3U);
+		for (i = 0; i < n; i++)
+			KUNIT_EXPECT_EQ(test, pp_ring_token_seq(out[i]), want++);
+	}
+	KUNIT_EXPECT_EQ(test, pp_ring_consume(r, out, ARRAY_SIZE(out)), 0U);
+	pp_ring_free(r);
+}
+
+static void pp_ring_stops_at_unpublished_cell(struct kunit *test)
+{
+	struct pp_ring *r = pp_ring_test_ring(test, 8);
+	unsigned long first;
+	void *out[8];
+
+	KUNIT_ASSERT_EQ(test, pp_ring_claim(r, 2, &first), 2U);
+	/* The second producer's cell is ready, the first's is not. */
+	pp_ring_publish(r, first + 1, pp_ring_token(0, 1));
+	KUNIT_EXPECT_EQ(test, pp_ring_consume(r, out, 8), 0U);
+	pp_ring_publish(r, first, pp_ring_token(0, 0));
+	KUNIT_ASSERT_EQ(test, pp_ring_consume(r, out, 8), 2U);
+	KUNIT_EXPECT_EQ(test, pp_ring_token_seq(out[0]), 0U);
+	KUNIT_EXPECT_EQ(test, pp_ring_token_seq(out[1]), 1U);
+	pp_ring_free(r);
+}
+
+#define PP_RING_THREAD_TOKENS	20000	/* per thread */
+#define PP_RING_TIMER_TOKENS	2000	/* per timer */
+#define PP_RING_TIMER_BURST	16	/* tokens per expiry, at most */
+#define PP_RING_STRESS_CPUS	4	/* a thread and a timer on each */
+#define PP_RING_STRESS_CAPACITY	64
+#define PP_RING_TIMER_NS	(20 * NSEC_PER_USEC)
+#define PP_RING_STRESS_TIMEOUT	(60 * HZ)
+
+/* Up to PP_RING_STRESS_CPUS CPUs each run a thread and a hard IRQ timer
+ * that both produce into one small ring, so claims collide across CPUs,
+ * the ring runs full, and a timer lands between its own CPU's thread's
+ * claim and publish.
+ */
+struct pp_ring_producer {
+	struct pp_ring *ring;
+	struct hrtimer timer;
+	struct task_struct *thread;
+	struct pp_ring_producer *timer_partner;	/* armed by the thread */
+	unsigned int id;
+	unsigned int tokens;	/* how many to store */
+	unsigned int next;	/* the next sequence number to store */
+	bool in_hardirq;	/* a timer producer found itself there */
+};
+
+struct pp_ring_stress {
+	struct pp_ring *ring;
+	struct pp_ring_producer producers[2 * PP_RING_STRESS_CPUS];
+	unsigned int received[2 * PP_RING_STRESS_CPUS];
+	unsigned int next_due[2 * PP_RING_STRESS_CPUS];
+	unsigned int out_of_turn;
+	unsigned int nr;
+	unsigned int tokens;	/* of all producers */
+};
+
+static bool pp_ring_stress_done(const struct pp_ring_producer *p)
+{
+	return p->next == p->tokens;
+}
+
+/* Store the producer's next token. Return: false if the ring was full. */
+static bool pp_ring_stress_store(struct pp_ring_producer *p)
+{
+	unsigned long index;
+	bool stored;
+
+	/* As the pool does: no preemption between claim and publish. */
+	preempt_disable();
+	stored = pp_ring_claim(p->ring, 1, &index);
+	if (stored) {
+		pp_ring_publish(p->ring, index, pp_ring_token(p->id, p->next));
+		/* Pairs with pp_ring_stress_all_done(): the token is out. */
+		smp_store_release(&p->next, p->next + 1);
+	}
+	preempt_enable();
+	return stored;
+}
+
+static enum hrtimer_restart pp_ring_stress_timer(struct hrtimer *t)
+{
+	struct pp_ring_producer *p = container_of(t, struct pp_ring_producer,
+						  timer);
+	int burst = PP_RING_TIMER_BURST;
+
+	if (in_hardirq())
+		p->in_hardirq = true;
+	/* Without high resolution timers this fires once a tick only. */
+	while (burst-- && !pp_ring_stress_done(p) && pp_ring_stress_store(p))
+		;
+	if (pp_ring_stress_done(p))
+		return HRTIMER_NORESTART;
+	hrtimer_forward_now(t, ns_to_ktime(PP_RING_TIMER_NS));
+	return HRTIMER_RESTART;
+}
+
+static int pp_ring_stress_thread(void *arg)
+{
+	struct pp_ring_producer *p = arg;
+
+	/* Pinned: the timer fires on this thread's CPU. */
+	hrtimer_start(&p->timer_partner->timer, ns_to_ktime(PP_RING_TIMER_NS),
+		      HRTIMER_MODE_REL_PINNED_HARD);
+	while (!pp_ring_stress_done(p) && !kthread_should_stop()) {
+		/* A full ring waits for the consumer, which may be here. */
+		if (!pp_ring_stress_store(p))
+			usleep_range(10, 20);
+		cond_resched();
+	}
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(1);
+	return 0;
+}
+
+static struct pp_ring_producer *pp_ring_stress_add(struct pp_ring_stress *s,
+						   unsigned int tokens)
+{
+	struct pp_ring_producer *p = &s->producers[s->nr];
+
+	p->ring = s->ring;
+	p->id = s->nr++;
+	p->tokens = tokens;
+	s->tokens += tokens;
+	return p;
+}
+
+/* One thread and one timer per CPU, up to PP_RING_STRESS_CPUS. */
+static void pp_ring_stress_start(struct kunit *test, struct pp_ring_stress *s)
+{
+	struct pp_ring_producer *thread, *timer;
+	unsigned int cpu;
+
+	for_each_online_cpu(cpu) {
+		if (s->nr == ARRAY_SIZE(s->producers))
+			break;
+		timer = pp_ring_stress_add(s, PP_RING_TIMER_TOKENS);
+		hrtimer_init(&timer->timer, CLOCK_MONOTONIC,
+			     HRTIMER_MODE_REL_PINNED_HARD);
+		timer->timer.function = pp_ring_stress_timer;
+
+		thread = pp_ring_stress_add(s, PP_RING_THREAD_TOKENS);
+		thread->timer_partner = timer;
+		thread->thread = kthread_create(pp_ring_stress_thread, thread,
+						"pp_ring_stress/%u", cpu);
+		if (IS_ERR(thread->thread)) {
+			/* Run with the producers started so far. */
+			KUNIT_FAIL(test, "no thread for CPU %u", cpu);
+			thread->thread = NULL;
+			s->nr -= 2;
+			s->tokens -= PP_RING_TIMER_TOKENS + PP_RING_THREAD_TOKENS;
+			break;
+		}
+		kthread_bind(thread->thread, cpu);
+		wake_up_process(thread->thread);
+	}
+}
+
+static void pp_ring_stress_stop(struct pp_ring_stress *s)
+{
+	struct pp_ring_producer *p;
+
+	for (p = s->producers; p < s->producers + s->nr; p++) {
+		if (p->thread)
+			kthread_stop(p->thread);
+		else
+			hrtimer_cancel(&p->timer);
+	}
+}
+
+static bool pp_ring_stress_all_done(struct pp_ring_stress *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->nr; i++) {
+		/* Pairs with pp_ring_stress_store(): its tokens are out. */
+		if (smp_load_acquire(&s->producers[i].next) !=
+		    s->producers[i].tokens)
+			return false;
+	}
+	return true;
+}
+
+/* Check a token against the one its producer stored before it. */
+static void pp_ring_stress_check(struct kunit *test, struct pp_ring_stress *s,
+				 void *token)
+{
+	unsigned int id = pp_ring_token_producer(token);
+	unsigned int seq = pp_ring_token_seq(token);
+
+	if (id >= s->nr) {
+		KUNIT_FAIL(test, "token %#lx from no producer",
+			   (unsigned long)token);
+		return;
+	}
+	/* Report the first one out of turn, then follow the new order. */
+	if (seq != s->next_due[id] && !s->out_of_turn++)
+		KUNIT_FAIL(test, "producer %u: token %u came when %u was due",
+			   id, seq, s->next_due[id]);
+	s->next_due[id] = seq + 1;
+	s->received[id]++;
+}
+
+/* Consume until every producer is done and the ring is empty. */
+static unsigned int pp_ring_stress_consume(struct kunit *test,
+					   struct pp_ring_stress *s)
+{
+	unsigned long deadline = jiffies + PP_RING_STRESS_TIMEOUT;
+	unsigned int got = 0, n, i;
+	bool last_look = false;
+	void *out[16];
+
+	while (time_before(jiffies, deadline)) {
+		n = pp_ring_consume(s->ring, out, ARRAY_SIZE(out));
+		for (i = 0; i < n; i++)
+			pp_ring_stress_check(test, s, out[i]);
+		got += n;
+		if (n)
+			continue;
+		if (last_look)
+			break;
+		/* Look once more after the last store was made. */
+		last_look = pp_ring_stress_all_done(s);
+		if (!last_look)
+			usleep_range(10, 20);
+	}
+	return got;
+}
+
+static void pp_ring_many_producers_lose_nothing(struct kunit *test)
+{
+	struct pp_ring_stress *s;
+	unsigned int got, i;
+	void *left;
+
+	s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	s->ring = pp_ring_test_ring(test, PP_RING_STRESS_CAPACITY);
+
+	pp_ring_stress_start(test, s);
+	got = pp_ring_stress_consume(test, s);
+	pp_ring_stress_stop(s);
+
+	KUNIT_EXPECT_EQ(test, got, s->tokens);
+	KUNIT_EXPECT_EQ(test, s->out_of_turn, 0U);
+	for (i = 0; i < s->nr; i++) {
+		KUNIT_EXPECT_EQ(test, s->received[i], s->producers[i].tokens);
+		if (!s->producers[i].thread)
+			KUNIT_EXPECT_TRUE(test, s->producers[i].in_hardirq);
+	}
+	/* Nothing left over, and every claim was a store. */
+	KUNIT_EXPECT_EQ(test, pp_ring_consume(s->ring, &left, 1), 0U);
+	KUNIT_EXPECT_EQ(test, pp_ring_stores(s->ring), (unsigned long)s->tokens);
+	pp_ring_free(s->ring);
+}
+
+static struct kunit_case pp_ring_cases[] = {
+	KUNIT_CASE(pp_ring_holds_exactly_its_capacity),
+	KUNIT_CASE(pp_ring_keeps_order_across_wraps),
+	KUNIT_CASE(pp_ring_stops_at_unpublished_cell),
+	KUNIT_CASE(pp_ring_many_producers_lose_nothing),
+	{}
+};
+
+static struct kunit_suite pp_ring_suite = {
+	.name = "page_pool_ring",
+	.test_cases = pp_ring_cases,
+};
+
+kunit_test_suite(pp_ring_suite);
+
+MODULE_DESCRIPTION("KUnit cases for the page_pool return ring");
+MODULE_LICENSE("GPL");
