@@ -14,7 +14,7 @@ shift 2
 busybox=${BUSYBOX:-/bin/busybox}
 
 [ -f "$init" ] || { echo "make-initramfs: no init script '$init'" >&2; exit 1; }
-if LC_ALL=C readelf -l "$busybox" | grep -q INTERP; then
+if grep -q INTERP <<<"$(LC_ALL=C readelf -l "$busybox")"; then
 	echo "make-initramfs: $busybox is not static" >&2
 	exit 1
 fi
