@@ -110,6 +110,29 @@ static inline void pp_ring_publish(struct pp_ring *r, unsigned long index,
 }
 
 /**
+ * pp_ring_produce() - store what fits of an array of pointers
+ * @r: the ring
+ * @ptrs: the pointers, none NULL
+ * @n: how many
+ *
+ * Claims the cells at once, then publishes them in order. The caller
+ * keeps the window between the two short: see the comment at the top.
+ *
+ * Return: how many were stored, from the first.
+ */
+static inline unsigned int pp_ring_produce(struct pp_ring *r, void **ptrs,
+					   unsigned int n)
+{
+	unsigned long first;
+	unsigned int i;
+
+	n = pp_ring_claim(r, n, &first);
+	for (i = 0; i < n; i++)
+		pp_ring_publish(r, first + i, ptrs[i]);
+	return n;
+}
+
+/**
  * pp_ring_consume() - take published pointers, in order
  * @r: the ring; only its single consumer may call this
  * @out: where to store them

@@ -16,6 +16,7 @@
 #include <linux/slab.h>
 
 #include "page_pool_ring.h"
+#include "page_pool_test.h"
 
 /* Tokens are odd, so never NULL, and not pointers anyone follows. */
 static void *pp_ring_token(unsigned int producer, unsigned int seq)
@@ -33,13 +34,37 @@ static unsigned int pp_ring_token_seq(void *token)
 	return ((unsigned long)token >> 1) & (BIT(24) - 1);
 }
 
+static int pp_ring_res_init(struct kunit_resource *res, void *capacity)
+{
+	struct pp_ring *r = kzalloc(sizeof(*r), GFP_KERNEL);
+
+	if (!r)
+		return -ENOMEM;
+	if (pp_ring_init(r, *(unsigned int *)capacity, NUMA_NO_NODE)) {
+		kfree(r);
+		return -ENOMEM;
+	}
+	res->data = r;
+	return 0;
+}
+
+static void pp_ring_res_free(struct kunit_resource *res)
+{
+	struct pp_ring *r = res->data;
+
+	pp_ring_free(r);
+	kfree(r);
+}
+
+/* A ring that goes away with the case, however the case ends. */
 static struct pp_ring *pp_ring_test_ring(struct kunit *test,
 					 unsigned int capacity)
 {
-	struct pp_ring *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	struct pp_ring *r = kunit_alloc_resource(test, pp_ring_res_init,
+						 pp_ring_res_free, GFP_KERNEL,
+						 &capacity);
 
 	KUNIT_ASSERT_NOT_NULL(test, r);
-	KUNIT_ASSERT_EQ(test, pp_ring_init(r, capacity, NUMA_NO_NODE), 0);
 	return r;
 }
 
@@ -74,7 +99,6 @@ static void pp_ring_holds_exactly_its_capacity(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, index, 3UL);
 	pp_ring_publish(r, index, pp_ring_token(0, 3));
 	KUNIT_EXPECT_EQ(test, pp_ring_consume(r, out, 4), 3U);
-	pp_ring_free(r);
 }
 
 static void pp_ring_keeps_order_across_wraps(struct kunit *test)
@@ -83,6 +107,9 @@ static void pp_ring_keeps_order_across_wraps(struct kunit *test)
 	unsigned int seq = 0, want = 0, round, i, n;
 	void *out[8];
 
+	/* Start just short of the indices wrapping around, too. */
+	r->head = ULONG_MAX - 4;
+	r->tail = r->head;
 	/* Three at a time through four cells: every lap starts elsewhere. */
 	for (round = 0; round < 10; round++) {
 		for (i = 0; i < 3; i++)
@@ -93,7 +120,6 @@ static void pp_ring_keeps_order_across_wraps(struct kunit *test)
 			KUNIT_EXPECT_EQ(test, pp_ring_token_seq(out[i]), want++);
 	}
 	KUNIT_EXPECT_EQ(test, pp_ring_consume(r, out, ARRAY_SIZE(out)), 0U);
-	pp_ring_free(r);
 }
 
 static void pp_ring_stops_at_unpublished_cell(struct kunit *test)
@@ -110,21 +136,21 @@ static void pp_ring_stops_at_unpublished_cell(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, pp_ring_consume(r, out, 8), 2U);
 	KUNIT_EXPECT_EQ(test, pp_ring_token_seq(out[0]), 0U);
 	KUNIT_EXPECT_EQ(test, pp_ring_token_seq(out[1]), 1U);
-	pp_ring_free(r);
 }
 
 #define PP_RING_THREAD_TOKENS	20000	/* per thread */
 #define PP_RING_TIMER_TOKENS	2000	/* per timer */
-#define PP_RING_TIMER_BURST	16	/* tokens per expiry, at most */
+#define PP_RING_BURST_MAX	16	/* tokens per claim, at most */
 #define PP_RING_STRESS_CPUS	4	/* a thread and a timer on each */
 #define PP_RING_STRESS_CAPACITY	64
 #define PP_RING_TIMER_NS	(20 * NSEC_PER_USEC)
 #define PP_RING_STRESS_TIMEOUT	(60 * HZ)
 
 /* Up to PP_RING_STRESS_CPUS CPUs each run a thread and a hard IRQ timer
- * that both produce into one small ring, so claims collide across CPUs,
- * the ring runs full, and a timer lands between its own CPU's thread's
- * claim and publish.
+ * that both produce into one small ring, in claims of several cells, so
+ * claims collide across CPUs, the ring runs full and claims come out
+ * partial, and a timer lands between its own CPU's thread's claim and
+ * publish.
  */
 struct pp_ring_producer {
 	struct pp_ring *ring;
@@ -152,21 +178,23 @@ static bool pp_ring_stress_done(const struct pp_ring_producer *p)
 	return p->next == p->tokens;
 }
 
-/* Store the producer's next token. Return: false if the ring was full. */
-static bool pp_ring_stress_store(struct pp_ring_producer *p)
+/* Store up to @want of the producer's next tokens in one claim, as a
+ * bulk return does; the ring may take fewer.
+ *
+ * Return: how many were stored.
+ */
+static unsigned int pp_ring_stress_store(struct pp_ring_producer *p,
+					 unsigned int want)
 {
-	unsigned long index;
-	bool stored;
+	void *tokens[PP_RING_BURST_MAX];
+	unsigned int i, stored;
 
-	/* As the pool does: no preemption between claim and publish. */
-	preempt_disable();
-	stored = pp_ring_claim(p->ring, 1, &index);
-	if (stored) {
-		pp_ring_publish(p->ring, index, pp_ring_token(p->id, p->next));
-		/* Pairs with pp_ring_stress_all_done(): the token is out. */
-		smp_store_release(&p->next, p->next + 1);
-	}
-	preempt_enable();
+	want = min3(want, p->tokens - p->next, (unsigned int)PP_RING_BURST_MAX);
+	for (i = 0; i < want; i++)
+		tokens[i] = pp_ring_token(p->id, p->next + i);
+	stored = pp_ring_produce(p->ring, tokens, want);
+	/* Pairs with pp_ring_stress_all_done(): the tokens are out. */
+	smp_store_release(&p->next, p->next + stored);
 	return stored;
 }
 
@@ -174,13 +202,11 @@ static enum hrtimer_restart pp_ring_stress_timer(struct hrtimer *t)
 {
 	struct pp_ring_producer *p = container_of(t, struct pp_ring_producer,
 						  timer);
-	int burst = PP_RING_TIMER_BURST;
 
 	if (in_hardirq())
 		p->in_hardirq = true;
 	/* Without high resolution timers this fires once a tick only. */
-	while (burst-- && !pp_ring_stress_done(p) && pp_ring_stress_store(p))
-		;
+	pp_ring_stress_store(p, PP_RING_BURST_MAX);
 	if (pp_ring_stress_done(p))
 		return HRTIMER_NORESTART;
 	hrtimer_forward_now(t, ns_to_ktime(PP_RING_TIMER_NS));
@@ -190,13 +216,20 @@ static enum hrtimer_restart pp_ring_stress_timer(struct hrtimer *t)
 static int pp_ring_stress_thread(void *arg)
 {
 	struct pp_ring_producer *p = arg;
+	unsigned int stored;
 
 	/* Pinned: the timer fires on this thread's CPU. */
 	hrtimer_start(&p->timer_partner->timer, ns_to_ktime(PP_RING_TIMER_NS),
 		      HRTIMER_MODE_REL_PINNED_HARD);
 	while (!pp_ring_stress_done(p) && !kthread_should_stop()) {
+		/* As the pool does from process context: BH off around
+		 * claim and publish. One to four tokens per claim.
+		 */
+		local_bh_disable();
+		stored = pp_ring_stress_store(p, 1 + p->next % 4);
+		local_bh_enable();
 		/* A full ring waits for the consumer, which may be here. */
-		if (!pp_ring_stress_store(p))
+		if (!stored)
 			usleep_range(10, 20);
 		cond_resched();
 	}
@@ -252,12 +285,13 @@ static void pp_ring_stress_stop(struct pp_ring_stress *s)
 {
 	struct pp_ring_producer *p;
 
-	for (p = s->producers; p < s->producers + s->nr; p++) {
+	/* Threads first: a thread arms its timer, which must stay off. */
+	for (p = s->producers; p < s->producers + s->nr; p++)
 		if (p->thread)
 			kthread_stop(p->thread);
-		else
+	for (p = s->producers; p < s->producers + s->nr; p++)
+		if (!p->thread)
 			hrtimer_cancel(&p->timer);
-	}
 }
 
 static bool pp_ring_stress_all_done(struct pp_ring_stress *s)
@@ -343,7 +377,35 @@ static void pp_ring_many_producers_lose_nothing(struct kunit *test)
 	/* Nothing left over, and every claim was a store. */
 	KUNIT_EXPECT_EQ(test, pp_ring_consume(s->ring, &left, 1), 0U);
 	KUNIT_EXPECT_EQ(test, pp_ring_stores(s->ring), (unsigned long)s->tokens);
-	pp_ring_free(s->ring);
+}
+
+/* A returner that saw the ring open may store its page after destroy
+ * has drained the ring: the page keeps the pool alive, and the release
+ * work drains the ring again and frees both.
+ */
+static void pp_ring_store_after_destroy_frees_pool(struct kunit *test)
+{
+	struct page_pool_params p = {
+		.pool_size = 16,
+		.nid = NUMA_NO_NODE,
+	};
+	struct pp_test_release r;
+	struct page_pool *pool;
+	unsigned long index;
+	struct page *page;
+
+	pool = page_pool_create(&p);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(pool));
+	pp_test_watch_release(pool, &r);
+	page = pp_test_alloc(pool);
+	KUNIT_ASSERT_NOT_NULL(test, page);
+
+	KUNIT_ASSERT_EQ(test, pp_ring_claim(&pool->ring, 1, &index), 1U);
+	pp_test_destroy(pool);
+	/* The page is in flight: the pool must still be there. */
+	KUNIT_EXPECT_FALSE(test, completion_done(&r.released));
+	pp_ring_publish(&pool->ring, index, page);
+	KUNIT_EXPECT_TRUE(test, pp_test_released(&r));
 }
 
 static struct kunit_case pp_ring_cases[] = {
@@ -351,6 +413,7 @@ static struct kunit_case pp_ring_cases[] = {
 	KUNIT_CASE(pp_ring_keeps_order_across_wraps),
 	KUNIT_CASE(pp_ring_stops_at_unpublished_cell),
 	KUNIT_CASE(pp_ring_many_producers_lose_nothing),
+	KUNIT_CASE(pp_ring_store_after_destroy_frees_pool),
 	{}
 };
 
