@@ -12,8 +12,11 @@ bench-init.sh was told xdp=off) or failed, module
 status or BENCH-EXIT not 0, or a kernel report.
 
 table prints, per test, the median and min-max of each variant in CSV.
-With two variants (base and ours) it gives ours/base; with one, each
-test's ratio to page_o0 (the page allocator). Cycles are medians. It lists the tests the
+With two variants (base and ours) it gives ours/base of the medians and
+of the minimums (noise on a shared host only adds time, and it comes
+in bursts that can catch a whole test, so the fastest boots are the
+steadier comparison); with one, each test's ratio to page_o0 (the page
+allocator). Cycles are medians. It lists the tests the
 LOGs skipped, and with --plot writes the medians and spreads as a
 gnuplot data file (test, then median, min, max per variant).
 
@@ -122,6 +125,12 @@ def fmt(v):
     return '%.2f' % v if v < 10 else '%.1f' % v if v < 1000 else '%.0f' % v
 
 
+def fmt_ratio(r):
+    if r is None:
+        return '-'
+    return '%.2f' % r if r >= 0.1 else '%.2g' % r
+
+
 def spread(vals):
     """'median (min-max)' of vals, and the median; '-' if none."""
     if not vals:
@@ -156,6 +165,8 @@ def cmd_table(path, logs, plot):
     head = ['test'] + ['%s ns' % v for v in variants]
     head += ['%s/%s' % (variants[1], variants[0]) if two
              else '/%s' % BASELINE]
+    if two:
+        head.append('min %s/%s' % (variants[1], variants[0]))
     head += ['%s cycles' % v for v in variants]
     rows, dat = [head], []
     for t in tests:
@@ -172,8 +183,11 @@ def cmd_table(path, logs, plot):
             base = data.get((variants[0], BASELINE), ([], []))[1]
             ratio = (meds[0] / statistics.median(base)
                      if base and meds[0] is not None else None)
-        row.append('-' if ratio is None else '%.2f' % ratio if ratio >= 0.1
-                   else '%.2g' % ratio)
+        row.append(fmt_ratio(ratio))
+        if two:
+            mins = [min(data.get((v, t), ([], [0]))[1] or [0])
+                    for v in variants]
+            row.append(fmt_ratio(mins[1] / mins[0] if mins[0] else None))
         for v in variants:
             cyc = data.get((v, t), ([], []))[0]
             row.append(fmt(statistics.median(cyc)) if cyc else '-')
