@@ -113,12 +113,12 @@
 
 #ifdef CONFIG_PAGE_POOL_STATS
 /* Owner context only: plain counters in the pool, like the alloc cache.
- * The helpers take offsets, so that the macros below name a field
- * without using it as an expression.
+ * The helpers take the field's offset, so that the macros below name a
+ * field without using it as an expression.
  */
-static void pp_owner_stat_bump(u64 *counter)
+static void pp_owner_stat_add(void *stats, size_t off, u64 n)
 {
-	(*counter)++;
+	*(u64 *)(stats + off) += n;
 }
 
 /* Any context: each CPU counts in its own copy, safe against IRQs. */
@@ -129,20 +129,21 @@ static void pp_recycle_stat_bump(struct page_pool *pool, size_t off, u64 n)
 	this_cpu_add(*counter, n);
 }
 
-#define pp_alloc_stat_inc(pool, field) \
-	pp_owner_stat_bump((void *)&(pool)->alloc_stats + \
-			   offsetof(struct page_pool_alloc_stats, field))
+#define pp_alloc_stat_add(pool, field, n) \
+	pp_owner_stat_add(&(pool)->alloc_stats, \
+			  offsetof(struct page_pool_alloc_stats, field), n)
 #define pp_owner_recycle_stat_inc(pool, field) \
-	pp_owner_stat_bump((void *)&(pool)->owner_recycle_stats + \
-			   offsetof(struct page_pool_recycle_stats, field))
+	pp_owner_stat_add(&(pool)->owner_recycle_stats, \
+			  offsetof(struct page_pool_recycle_stats, field), 1)
 #define pp_recycle_stat_add(pool, field, n) \
 	pp_recycle_stat_bump(pool, \
 			     offsetof(struct page_pool_recycle_stats, field), n)
 #else
-#define pp_alloc_stat_inc(pool, field)		((void)(pool))
+#define pp_alloc_stat_add(pool, field, n)	((void)(pool))
 #define pp_owner_recycle_stat_inc(pool, field)	((void)(pool))
 #define pp_recycle_stat_add(pool, field, n)	((void)(pool))
 #endif
+#define pp_alloc_stat_inc(pool, field) pp_alloc_stat_add(pool, field, 1)
 #define pp_recycle_stat_inc(pool, field) pp_recycle_stat_add(pool, field, 1)
 
 static unsigned int pp_span(const struct page_pool *pool)
@@ -387,35 +388,33 @@ static u32 pp_keep_local_pages(struct page_pool *pool, u32 from, u32 to)
 	u32 i;
 
 	for (i = from; i < to; i++) {
-		if (likely(page_to_nid(cache[i]) == nid)) {
+		if (likely(page_to_nid(cache[i]) == nid))
 			cache[from++] = cache[i];
-			continue;
-		}
-		pp_alloc_stat_inc(pool, waive);
-		pp_free_page(pool, cache[i]);
+		else
+			pp_free_page(pool, cache[i]);
 	}
 	return from;
 }
 
 /* Owner context, cache empty: move a batch from the return ring to the
- * alloc cache.
+ * alloc cache, taking more to make up for pages from another node.
  */
 static u32 pp_refill_from_ring(struct page_pool *pool)
 {
 	void **slots = (void **)pool->alloc.cache;
-	u32 count, got;
+	u32 count = 0, taken = 0, got;
 
-	got = pp_ring_consume(&pool->ring, slots, PP_ALLOC_CACHE_REFILL);
-	if (!got) {
+	while (count < PP_ALLOC_CACHE_REFILL &&
+	       (got = pp_ring_consume(&pool->ring, slots + count,
+				      PP_ALLOC_CACHE_REFILL - count))) {
+		taken += got;
+		count = pp_keep_local_pages(pool, count, count + got);
+	}
+	if (!taken) {
 		pp_alloc_stat_inc(pool, empty);
 		return 0;
 	}
-	count = pp_keep_local_pages(pool, 0, got);
-	/* Make up for pages from another node, if the ring has more. */
-	while (count < PP_ALLOC_CACHE_REFILL &&
-	       (got = pp_ring_consume(&pool->ring, slots + count,
-				      PP_ALLOC_CACHE_REFILL - count)))
-		count = pp_keep_local_pages(pool, count, count + got);
+	pp_alloc_stat_add(pool, waive, taken - count);
 	pool->alloc.count = count;
 	return count;
 }
@@ -509,19 +508,31 @@ static void pp_frag_start(struct page_pool *pool, struct page *page,
 	pool->frag_offset = size;
 }
 
-/* Stop cutting from the current fragment page. If every fragment has
- * already come back, the page is ours again: return it for reuse when
- * it may be reused, or let it go. Otherwise the holder of the last
- * fragment gives it back.
+/* Stop cutting from the current fragment page and drop the part of the
+ * bias not handed out.
+ *
+ * Return: the page if every fragment has already come back, so that it
+ * is ours again; NULL if the holder of the last fragment gives it back.
  */
-static struct page *pp_frag_retire(struct page_pool *pool)
+static struct page *pp_frag_detach(struct page_pool *pool)
 {
 	struct page *page = pool->frag_page;
 
 	pool->frag_page = NULL;
 	if (page_pool_defrag_page(page, PP_FRAG_BIAS - pool->frag_users))
 		return NULL;
+	return page;
+}
 
+/* Stop cutting from the current fragment page; if it is ours again,
+ * return it for reuse when it may be reused, or let it go.
+ */
+static struct page *pp_frag_retire(struct page_pool *pool)
+{
+	struct page *page = pp_frag_detach(pool);
+
+	if (!page)
+		return NULL;
 	if (pp_page_recyclable(page) && pp_page_local(pool, page)) {
 		pp_sync_for_device(pool, page, -1);
 		return page;
@@ -589,7 +600,7 @@ static bool pp_cache_put(struct page_pool *pool, struct page *page,
 	return true;
 }
 
-/* Store what fits of @pages in the ring, unless destroy closed it.
+/* Store what fits of @pages in the ring; the caller saw it open.
  * Inlined, as is pp_ring_put(): for a single page a call chain costs
  * more than the store itself.
  *
@@ -606,9 +617,6 @@ static __always_inline int pp_ring_store(struct page_pool *pool,
 					 void **pages, int n)
 {
 	int stored;
-
-	if (unlikely(READ_ONCE(pool->ring_closed)))
-		return 0;
 
 	if (in_interrupt() || irqs_disabled()) {
 		stored = pp_ring_produce(&pool->ring, pages, n);
@@ -640,8 +648,11 @@ static __always_inline int pp_ring_put(struct page_pool *pool, void **pages,
 {
 	int i, stored = 0;
 
-	if (!(pool->p.flags & PP_FLAG_DMA_SYNC_DEV))
+	if (!(pool->p.flags & PP_FLAG_DMA_SYNC_DEV)) {
+		if (unlikely(READ_ONCE(pool->ring_closed)))
+			return 0;
 		return pp_ring_store(pool, pages, n);
+	}
 
 	rcu_read_lock();
 	if (likely(!READ_ONCE(pool->ring_closed))) {
@@ -737,7 +748,7 @@ void page_pool_put_page_bulk(struct page_pool *pool, void **data, int count)
 	if (!kept)
 		return;
 
-	stored = pp_ring_put(pool, data, kept, pp_recycle_sync_len(pool, -1));
+	stored = pp_ring_put(pool, data, kept, -1);
 	for (i = stored; i < kept; i++)
 		pp_free_page(pool, data[i]);
 }
@@ -790,21 +801,10 @@ EXPORT_SYMBOL(page_pool_return_skb_page);
  */
 void page_pool_update_nid(struct page_pool *pool, int new_nid)
 {
-	u32 i, kept = 0;
-
 	trace_page_pool_update_nid(pool, new_nid);
 	WRITE_ONCE(pool->p.nid, new_nid);
 	pool->alloc_nid = pp_usable_node(new_nid);
-
-	for (i = 0; i < pool->alloc.count; i++) {
-		struct page *page = pool->alloc.cache[i];
-
-		if (pp_page_local(pool, page))
-			pool->alloc.cache[kept++] = page;
-		else
-			pp_free_page(pool, page);
-	}
-	pool->alloc.count = kept;
+	pool->alloc.count = pp_keep_local_pages(pool, 0, pool->alloc.count);
 }
 EXPORT_SYMBOL(page_pool_update_nid);
 
@@ -853,8 +853,6 @@ bool page_pool_get_stats(struct page_pool *pool,
 
 	for_each_possible_cpu(cpu) {
 		r = per_cpu_ptr(pool->recycle_stats, cpu);
-		stats->recycle_stats.cached += READ_ONCE(r->cached);
-		stats->recycle_stats.cache_full += READ_ONCE(r->cache_full);
 		stats->recycle_stats.ring_full += READ_ONCE(r->ring_full);
 		stats->recycle_stats.released_refcnt +=
 			READ_ONCE(r->released_refcnt);
@@ -1044,10 +1042,9 @@ static void pp_destroy_or_defer(struct page_pool *pool)
  */
 static void pp_drop_frag_page(struct page_pool *pool)
 {
-	struct page *page = pool->frag_page;
+	struct page *page = pp_frag_detach(pool);
 
-	pool->frag_page = NULL;
-	if (!page_pool_defrag_page(page, PP_FRAG_BIAS - pool->frag_users))
+	if (page)
 		pp_free_page(pool, page);
 }
 

@@ -401,7 +401,7 @@ static void pp_hardirq_return_is_reused(struct kunit *test)
 	struct page_pool_params p = pp_params(1);
 	struct pp_irq_return r = {};
 	struct page_pool *pool;
-	unsigned long fired;
+	bool never_fired;
 	struct page *a;
 
 	/* Its producer lock is BH-safe only: hard IRQ would warn. */
@@ -418,11 +418,13 @@ static void pp_hardirq_return_is_reused(struct kunit *test)
 	r.timer.function = pp_irq_return_fn;
 	hrtimer_start(&r.timer, ns_to_ktime(NSEC_PER_USEC),
 		      HRTIMER_MODE_REL_HARD);
-	fired = wait_for_completion_timeout(&r.done, 5 * HZ);
-	/* The callback may still be returning from complete(). */
-	hrtimer_cancel(&r.timer);
+	wait_for_completion_timeout(&r.done, 5 * HZ);
+	/* Either the timer never ran, or this waits out its callback, which
+	 * may still be returning from complete().
+	 */
+	never_fired = hrtimer_cancel(&r.timer);
 	destroy_hrtimer_on_stack(&r.timer);
-	if (!fired) {
+	if (never_fired) {
 		KUNIT_FAIL(test, "the hard IRQ timer did not fire");
 		pp_return(pool, a);
 		return;
