@@ -64,20 +64,22 @@ static inline void pp_ring_free(struct pp_ring *r)
 /**
  * pp_ring_claim() - reserve consecutive cells for a producer
  * @r: the ring
- * @n: how many cells are wanted, at least 1
+ * @want: how many cells are wanted, at least 1
  * @first: the index of the first cell claimed
  *
  * Head is read before tail, so that the room seen is never more than
  * the ring has; with a stale head it may be less, and a ring that
- * looks full refuses the claim, like a full one.
+ * looks full refuses the claim, like a full one. Each attempt sizes
+ * its claim from what it reads: a retry after another producer or the
+ * consumer moved may find more room than the attempt before it.
  *
- * Return: how many cells were claimed, up to @n, or 0 if the ring is
- * full. Each must then be published with pp_ring_publish().
+ * Return: how many cells were claimed, up to @want, or 0 if the ring
+ * is full. Each must then be published with pp_ring_publish().
  */
-static inline unsigned int pp_ring_claim(struct pp_ring *r, unsigned int n,
+static inline unsigned int pp_ring_claim(struct pp_ring *r, unsigned int want,
 					 unsigned long *first)
 {
-	unsigned long head, tail, used;
+	unsigned long head, tail, used, n;
 
 	do {
 		/* Pairs with pp_ring_consume(): taken cells are clear. */
@@ -86,7 +88,7 @@ static inline unsigned int pp_ring_claim(struct pp_ring *r, unsigned int n,
 		used = tail - head;
 		if (used >= r->capacity)
 			return 0;
-		n = min_t(unsigned long, n, r->capacity - used);
+		n = min_t(unsigned long, want, r->capacity - used);
 	} while (cmpxchg(&r->tail, tail, tail + n) != tail);
 
 	*first = tail;
