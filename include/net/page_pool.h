@@ -19,6 +19,7 @@
 #include <linux/types.h>
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
+#include <net/page_pool_ring_types.h>
 
 /* The pool maps each page for DMA when it enters and unmaps it on exit. */
 #define PP_FLAG_DMA_MAP		BIT(0)
@@ -133,24 +134,6 @@ struct page_pool_recycle_stats {
 struct page_pool_stats {
 	struct page_pool_alloc_stats alloc_stats;
 	struct page_pool_recycle_stats recycle_stats;
-};
-
-/*
- * The return ring: any context stores, the pool's owner alone takes.
- * Producers claim cells by moving @tail with cmpxchg and publish a cell
- * by storing a non-NULL pointer into it; the owner takes published
- * cells in order from @head, clears them and then moves @head on, which
- * is what gives their room back to producers. See
- * net/core/page_pool_ring.h.
- */
-struct pp_ring {
-	void **cells;		/* a power of two of them */
-	unsigned long mask;
-	unsigned long capacity;	/* pool_size: at most this many stored */
-	/* Producers: the next index to claim; also the count of stores. */
-	unsigned long tail ____cacheline_aligned_in_smp;
-	/* Owner: the first index not yet taken; read by producers. */
-	unsigned long head ____cacheline_aligned_in_smp;
 };
 
 /*
