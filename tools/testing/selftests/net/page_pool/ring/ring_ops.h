@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The two return rings behind one interface, each used the way its
+ * page_pool uses it, so that ringbench runs the same loop on both.
+ */
+#ifndef _RING_OPS_H
+#define _RING_OPS_H
+
+#include <stdbool.h>
+
+struct ring_ops {
+	const char *name;	/* pp_ring or ptr_ring */
+	const char *variant;	/* in the CSV: ours or base, as make bench */
+	void *(*create)(unsigned int size);
+	void (*destroy)(void *ring);
+	/* Store up to @n pointers; returns how many, from the first. */
+	unsigned int (*produce)(void *ring, void **ptrs, unsigned int n);
+	/*
+	 * Take up to @max pointers, in order. When it takes fewer, sets
+	 * *@claimed if it stopped at a cell claimed but not yet published.
+	 */
+	unsigned int (*consume)(void *ring, void **out, unsigned int max,
+				bool *claimed);
+};
+
+extern const struct ring_ops pp_ring_ops;
+extern const struct ring_ops ptr_ring_ops;
+
+#endif /* _RING_OPS_H */

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * READ_ONCE() and WRITE_ONCE() as C11 atomics, so that both the
+ * compiler and ThreadSanitizer see them as the single, untorn accesses
+ * the kernel makes them, instead of as data races.
+ */
+#ifndef _SHIM_LINUX_COMPILER_H
+#define _SHIM_LINUX_COMPILER_H
+
+#define likely(x)	__builtin_expect(!!(x), 1)
+#define unlikely(x)	__builtin_expect(!!(x), 0)
+
+/* Any gcc attribute; the kernel spells each out in compiler_attributes.h. */
+#define __shim_attribute(a)	__attribute__((a))
+#define __aligned(x)	__shim_attribute(__aligned__(x))
+
+/* The kernel's barrier(): the compiler may not move memory accesses. */
+static inline void barrier(void)
+{
+	__asm__ __volatile__("" : : : "memory");
+}
+
+/*
+ * The kernel's READ_ONCE() orders nothing but the accesses that depend
+ * on the value read (address dependencies: ptr_ring's consumer relies
+ * on that for the data behind the pointer). C11 calls that consume;
+ * gcc implements consume as acquire, which is stronger. On x86 both
+ * are a plain load, as READ_ONCE() is in the kernel.
+ */
+#define READ_ONCE(x)	__atomic_load_n(&(x), __ATOMIC_CONSUME)
+
+/* The kernel's WRITE_ONCE() orders nothing: relaxed is the same. */
+#define WRITE_ONCE(x, val)	__atomic_store_n(&(x), (val), __ATOMIC_RELAXED)
+
+#endif /* _SHIM_LINUX_COMPILER_H */
