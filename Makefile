@@ -9,7 +9,7 @@ LOGS := build/logs/$(POOL)
 ROUNDS ?= 5
 
 .PHONY: all run test deps kunit-um kunit-x86_64 selftest-um check users bench \
-	clean distclean
+	ring-test ring-bench clean distclean
 
 all: run
 
@@ -50,6 +50,19 @@ users: deps
 # build/bench/results.{csv,txt,png}.
 bench: deps
 	@scripts/bench.sh $(ROUNDS)
+
+# The return ring on the host's cores: stress and TSan, then the benchmark
+# of our ring against ptr_ring alone (make bench runs it too), in
+# build/bench/ring.{csv,log,txt}.
+ring-test: deps
+	@scripts/ring-test.sh $(POOL) $(LOGS)/ring.log
+	@scripts/summarize.py $(LOGS)/ring.log
+
+ring-bench: deps
+	@mkdir -p build/bench
+	@echo variant,test,round,cycles_per_op,ns_per_op > build/bench/ring.csv
+	@scripts/ring-bench.sh $(ROUNDS) build/bench/ring.csv
+	@scripts/bench-table.py table build/bench/ring.csv | tee build/bench/ring.txt
 
 # Build folders are kept between runs: 'clean' drops only the logs.
 clean:

@@ -153,7 +153,11 @@ def cmd_table(path, logs, plot):
             rounds.setdefault(r['variant'], set()).add(r['round'])
     variants = [v for v in ('base', 'ours') if v in rounds] + sorted(
         v for v in rounds if v not in ('base', 'ours'))
-    tests = sorted({t for _, t in data}, key=lambda t: (ORDER + [t]).index(t))
+    # Known tests in ORDER, then the others (ringbench's native_*) in the
+    # order the CSV first gives them.
+    first = list(dict.fromkeys(t for _, t in data))
+    tests = sorted(first, key=lambda t: (ORDER.index(t) if t in ORDER
+                                         else len(ORDER) + first.index(t)))
     if not variants:
         print('bench-table: no results in %s' % path, file=sys.stderr)
         return 1
@@ -201,6 +205,10 @@ def cmd_table(path, logs, plot):
     for log in logs:
         for t, why in parse(log)[1].items():
             skipped.setdefault((t, why), []).append(log)
+    if any(t.startswith('native_') for t in tests):
+        print('native_*: ringbench on the host\'s cores (not UML): base is '
+              'ptr_ring as 6.1 uses it, ours is pp_ring; _pP_bB_sS: P '
+              'producers, batch B, ring size S; _prod: producer time only')
     for (t, why), seen in sorted(skipped.items()):
         print('skipped: %s (reason=%s%s) in %d of %d boot(s)'
               % (t, why, ': UML has no DMA API' if why == 'no-dma' else '',

@@ -4,7 +4,8 @@
 # of both variants, the benchmark module for each and page_pool_xdp, and
 # one initramfs per variant (scripts/bench-init.sh: full module run, then
 # page_pool_xdp --bench). Boots base and ours alternately, ROUNDS
-# (default 5) times each, and writes build/bench/results.csv, the table
+# (default 5) times each, then runs ringbench (ring-bench.sh) for as many
+# rounds on the host, and writes build/bench/results.csv, the table
 # (results.txt, also printed) and build/bench/results.png.
 #
 # bench.sh --one VARIANT: one boot of VARIANT's benchmark kernel; prints
@@ -105,8 +106,11 @@ for r in $(seq "$rounds"); do
 		say "round $r/$rounds $v: $((SECONDS - t)) s"
 	done
 done
-mv "$csv.tmp" "$csv"
 say "$rounds rounds took $((SECONDS - start)) s"
+# The return rings on the host's own cores: native_* rows, base being
+# ptr_ring as 6.1's pool uses it (scripts/ring-bench.sh).
+"$s/ring-bench.sh" "$rounds" "$csv.tmp" || ok=1
+mv "$csv.tmp" "$csv"
 
 "$s/bench-table.py" table "$csv" --plot "$dir/results.dat" \
 	"$dir"/logs/*.log | tee "$dir/results.txt"
@@ -115,7 +119,7 @@ term=png
 gnuplot <<EOF
 set terminal $term noenhanced size 1200,600
 set output '$dir/results.png'
-set title "page_pool: base vs ours in UML, median of $rounds boots each (bars: min-max)"
+set title "page_pool: base vs ours in UML, median of $rounds boots each; native_*: ringbench on the host, ptr_ring vs pp_ring (bars: min-max)"
 set ylabel "ns per op (xdp: per packet), log scale"
 set logscale y
 set style data histogram

@@ -1,5 +1,7 @@
 #!/bin/bash
 # Install what the harness needs from Debian's archive, only what is missing.
+# gcc (build-essential) brings libtsan2, the ThreadSanitizer runtime that
+# scripts/ring-test.sh needs: libgcc-12-dev depends on it.
 set -euo pipefail
 
 PKGS="linux-source-6.1 build-essential bc flex bison libelf-dev libssl-dev

@@ -24,8 +24,10 @@ stage selftest-um "$top/scripts/selftest-um.sh" "$variant" "$logs/selftest-um.lo
 stage kunit-x86_64 "$top/scripts/kunit-x86_64.sh" "$variant" "$logs/kunit-x86_64.log"
 stage check "$top/scripts/check.sh" "$variant" "$logs/check.log"
 stage users "$top/scripts/compile-users.sh" "$variant" "$logs/users.log"
+stage ring "$top/scripts/ring-test.sh" "$variant" "$logs/ring.log"
 
 echo "== summary ($variant pool, $SECONDS s)"
 exec "$top/scripts/summarize.py" "$logs/kunit-um.log" "$logs/bench-smoke.log" \
 	"$logs/selftest-um.log" \
-	"$logs/kunit-x86_64.log" "$logs/check.log" "$logs/users.log"
+	"$logs/kunit-x86_64.log" "$logs/check.log" "$logs/users.log" \
+	"$logs/ring.log"
