@@ -63,7 +63,7 @@ struct side {
 	u64 busy;		/* TSC ticks in produce or consume calls */
 	u64 full;		/* producer: calls that could not store all */
 	u64 empty;		/* consumer: calls that took nothing... */
-	u64 stopped;	/* ...and of those, stopped at a claimed cell */
+	u64 stopped;	/* ...of those, at a claimed cell (sampled) */
 } __aligned(64);
 
 struct run {
@@ -148,7 +148,7 @@ static void *consumer(void *arg)
 			continue;
 		}
 		me->empty++;
-		me->stopped += claimed;
+		me->stopped += claimed ? run->ops->claimed_every : 0;
 		shim_wait(&spins);
 	}
 	run->end_tsc = tsc();
@@ -331,7 +331,7 @@ static void run_round(struct combo *k, unsigned int round, unsigned long count)
 		       round, f->prod_cycles, f->prod_ns);
 		fflush(stdout);
 		fprintf(stderr,
-			"# %s round %u %-8s %7.2f ns/ptr, producers %7.2f, consumer %6.2f; full %llu, empty %llu (at claimed %llu)\n",
+			"# %s round %u %-8s %7.2f ns/ptr, producers %7.2f, consumer %6.2f; full %llu, empty %llu (at claimed ~%llu)\n",
 			test, round, rings[v]->name, f->e2e_ns, f->prod_ns,
 			f->cons_ns, (unsigned long long)f->full,
 			(unsigned long long)f->empty,
