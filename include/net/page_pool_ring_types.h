@@ -14,7 +14,9 @@
  * Producers claim cells by moving @tail with cmpxchg and publish a cell
  * by storing a non-NULL pointer into it; the owner takes published
  * cells in order from @head, clears them and then moves @head on, which
- * is what gives their room back to producers. See
+ * is what gives their room back to producers. Producers size claims
+ * from @head_seen, a copy of @head on their own cache line, and read
+ * @head only when that copy shows too little room. See
  * net/core/page_pool_ring.h.
  */
 struct pp_ring {
@@ -23,7 +25,9 @@ struct pp_ring {
 	unsigned long capacity;	/* pool_size: at most this many stored */
 	/* Producers: the next index to claim; also the count of stores. */
 	unsigned long tail ____cacheline_aligned_in_smp;
-	/* Owner: the first index not yet taken; read by producers. */
+	/* Producers: a value @head had, never ahead of it. */
+	unsigned long head_seen;
+	/* Owner: the first index not yet taken; producers refresh from it. */
 	unsigned long head ____cacheline_aligned_in_smp;
 };
 

@@ -4,15 +4,40 @@
  * pointers with many producers and a single consumer, and no lock.
  *
  * A producer claims cells by advancing @tail with cmpxchg, as long as
- * fewer than @capacity cells lie between @head and it, then publishes
- * each claimed cell with a release store of its (non-NULL) pointer.
- * Nothing on the producer side sleeps, spins on another producer or
- * needs BH or IRQs off, so any context may produce, hard IRQ included.
+ * fewer than @capacity cells lie between the consumer's head and it,
+ * then publishes each claimed cell with a release store of its
+ * (non-NULL) pointer. Nothing on the producer side sleeps, spins on
+ * another producer or needs BH or IRQs off, so any context may
+ * produce, hard IRQ included.
  *
  * The consumer takes cells in index order from @head while they hold a
  * pointer, clears them, and then publishes the new @head with a release
- * store. A producer reads @head with acquire before it claims, so the
- * cells it is about to write were cleared before it writes them.
+ * store, once per call, so that room comes back as soon as it is taken.
+ *
+ * Producers do not read @head on every claim: with the consumer
+ * writing it on every call, that would move its line to a producer and
+ * back about once per call. A claim is sized from @head_seen instead,
+ * a copy of @head on @tail's line, which the cmpxchg needs anyway. Only
+ * when the copy shows less room than wanted does the producer read
+ * @head (acquire) and, if it moved, store it into @head_seen (release).
+ * So the consumer's store of @head stays on its own CPU until the ring
+ * looks full, and deferring it would only hold room back.
+ * The copy always holds a value @head had, and @head only grows, so a
+ * claim sized from it never overfills: it may see less room than there
+ * is, never more. Two refreshes may race and leave the older value,
+ * which costs at most another refresh.
+ *
+ * Why a producer only writes cells the consumer is done with: a claim
+ * reaching index i saw some head h with i < h + capacity, and the
+ * cell's previous occupant, i minus a power of two not below capacity,
+ * is below h. The consumer cleared it before the release store that
+ * wrote h (or an earlier one). If the producer read h from @head, its
+ * acquire pairs with that store. If it read h from @head_seen, its
+ * acquire pairs with a producer's release store of h, made after that
+ * producer read h from @head with acquire. Either way the clearing
+ * happens before the claim, by transitivity across the chain, and so
+ * before the producer's store into the cell. Both copies are read
+ * before @tail, so the room computed never wraps below zero either.
  *
  * A cell claimed but not yet published reads NULL: the consumer stops
  * there and sees the ring as empty until its producer is done, even if
@@ -61,17 +86,26 @@ static inline void pp_ring_free(struct pp_ring *r)
 	r->cells = NULL;
 }
 
+/* Free cells between @head and @tail, none if @head is stale enough. */
+static inline unsigned long pp_ring_room(const struct pp_ring *r,
+					 unsigned long head, unsigned long tail)
+{
+	unsigned long used = tail - head;
+
+	return used < r->capacity ? r->capacity - used : 0;
+}
+
 /**
  * pp_ring_claim() - reserve consecutive cells for a producer
  * @r: the ring
  * @want: how many cells are wanted, at least 1
  * @first: the index of the first cell claimed
  *
- * Head is read before tail, so that the room seen is never more than
- * the ring has; with a stale head it may be less, and a ring that
- * looks full refuses the claim, like a full one. Each attempt sizes
- * its claim from what it reads: a retry after another producer or the
- * consumer moved may find more room than the attempt before it.
+ * Sizes the claim from @head_seen, and reads @head only when that
+ * shows less room than @want: see the comment at the top. Each attempt
+ * sizes its claim from what it reads, so a retry after another
+ * producer or the consumer moved may find more room than the one
+ * before it.
  *
  * Return: how many cells were claimed, up to @want, or 0 if the ring
  * is full. Each must then be published with pp_ring_publish().
@@ -79,20 +113,30 @@ static inline void pp_ring_free(struct pp_ring *r)
 static inline unsigned int pp_ring_claim(struct pp_ring *r, unsigned int want,
 					 unsigned long *first)
 {
-	unsigned long head, tail, used, n;
+	unsigned long seen, head, tail, room;
 
 	do {
-		/* Pairs with pp_ring_consume(): taken cells are clear. */
-		head = smp_load_acquire(&r->head);
+		/* Pairs with the release below: see the top comment. */
+		seen = smp_load_acquire(&r->head_seen);
 		tail = READ_ONCE(r->tail);
-		used = tail - head;
-		if (used >= r->capacity)
-			return 0;
-		n = min_t(unsigned long, want, r->capacity - used);
-	} while (cmpxchg(&r->tail, tail, tail + n) != tail);
+		room = pp_ring_room(r, seen, tail);
+		if (room < want) {
+			/* Pairs with pp_ring_consume(): taken cells are clear. */
+			head = smp_load_acquire(&r->head);
+			if (head != seen) {
+				/* Pairs with the acquire of the copy above. */
+				smp_store_release(&r->head_seen, head);
+			}
+			tail = READ_ONCE(r->tail);
+			room = pp_ring_room(r, head, tail);
+			if (!room)
+				return 0;
+		}
+		room = min_t(unsigned long, want, room);
+	} while (cmpxchg(&r->tail, tail, tail + room) != tail);
 
 	*first = tail;
-	return n;
+	return room;
 }
 
 /**

@@ -3,7 +3,7 @@
  * ringstress: race checks of the return ring, net/core/page_pool_ring.h
  * compiled unchanged, in kselftest TAP.
  *
- * First, deterministic checks of pp_ring_claim(), with the cmpxchg()
+ * First, deterministic checks of pp_ring_claim(), one with the cmpxchg()
  * stand-in calling back into the test to play the other CPUs. Then
  * stress runs: more producer threads than CPUs return items to one
  * consumer, some of them sleeping between claim and publish (and then
@@ -13,7 +13,10 @@
  * stored them. Each item is written with plain stores after its cell is
  * claimed and read the same way once taken, so that under
  * ThreadSanitizer (the ringstress-tsan build) any missing ordering
- * between publish and consume shows as a data race.
+ * between publish and consume shows as a data race. The consumer's
+ * clearing of a cell is a plain store here (SHIM_PLAIN_WRITE_ONCE), so
+ * that a missing ordering between it and the next producer's store into
+ * the cell, through head and the producers' copy of it, shows too.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -233,6 +236,30 @@ static bool claim_bounded_by_capacity(void)
 	return ok;
 }
 
+/*
+ * Producers size claims from their copy of head and read head itself
+ * only when the copy shows too little room. Fill a ring of 4 (room
+ * enough by the copy: head is not read), take all 4, then claim 4: the
+ * copy shows the ring full, so the claim must read head, find 4 free
+ * cells and keep what it read in the copy.
+ */
+static bool claim_refreshes_copy_of_head(void)
+{
+	struct pp_ring ring = { 0 };
+	void *ptrs[4] = { &ring, &ring, &ring, &ring }, *out[4];
+	unsigned long first = 0;
+	bool ok;
+
+	if (pp_ring_init(&ring, 4, 0))
+		return false;
+	ok = pp_ring_produce(&ring, ptrs, 4) == 4 && ring.head_seen == 0 &&
+	     pp_ring_consume(&ring, out, 4) == 4 &&
+	     pp_ring_claim(&ring, 4, &first) == 4 && first == 4 &&
+	     ring.head_seen == 4;
+	pp_ring_free(&ring);
+	return ok;
+}
+
 static const struct stress stress_runs[] = {
 	{ "stress capacity 1, 3 producers, claims of 1", 1, 3, 1, 100000 },
 	{ "stress capacity 100, 8 producers, claims of 1-16",
@@ -253,12 +280,14 @@ int main(int argc, char **argv)
 	/* A lost wakeup or a lost pointer hangs: fail the plan instead. */
 	alarm(600);
 	ksft_print_header();
-	ksft_set_plan(2 + ARRAY_SIZE(stress_runs));
+	ksft_set_plan(3 + ARRAY_SIZE(stress_runs));
 	ksft_print_msg("%u CPUs online\n", online_cpus());
 	ksft_test_result(claim_retry_sizes_from_want(),
 			 "claim retry sizes from what was asked\n");
 	ksft_test_result(claim_bounded_by_capacity(),
 			 "claim bounded by capacity\n");
+	ksft_test_result(claim_refreshes_copy_of_head(),
+			 "claim reads head when its copy shows the ring full\n");
 	for (i = 0; i < ARRAY_SIZE(stress_runs); i++) {
 		cfg = stress_runs[i];
 		cfg.per_producer /= divide;
