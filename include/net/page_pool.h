@@ -58,11 +58,11 @@ struct pp_alloc_cache {
  * struct page_pool_params - what page_pool_create() builds
  * @flags: PP_FLAG_* bits; any other bit is refused.
  * @order: allocation order of each page, at most MAX_ORDER - 1.
- * @pool_size: capacity of the return ring, in pages; 0 picks 1024, more
- *	than 32768 is refused. Size it to the RX ring.
- * @nid: NUMA node to allocate from and to recycle for, or NUMA_NO_NODE
- *	for the node of the CPU that allocates (also used when @nid has
- *	no memory).
+ * @pool_size: capacity of the return ring, in pages; 0 picks 1024, and
+ *	more than 16384 is clamped to 16384. Size it to the RX ring.
+ * @nid: NUMA node to allocate from, and whose pages the refill from the
+ *	return ring keeps, or NUMA_NO_NODE for the node of the CPU that
+ *	allocates (also used when @nid has no memory).
  * @dev: device the pages are mapped for; required with PP_FLAG_DMA_MAP.
  * @dma_dir: mapping direction; DMA_FROM_DEVICE, or DMA_BIDIRECTIONAL
  *	when the device also transmits from the pages (XDP_TX).
@@ -95,7 +95,8 @@ struct page_pool_params {
  * @slow_high_order: pages of order > 0 from the page allocator
  * @empty: refills that found the return ring empty
  * @refill: refills served from the return ring
- * @waive: pages in the return ring dropped for being on the wrong node
+ * @waive: pages taken from the return ring and dropped for being on
+ *	another node than the pool's, one count per page
  */
 struct page_pool_alloc_stats {
 	u64 fast;
@@ -110,8 +111,10 @@ struct page_pool_alloc_stats {
  * struct page_pool_recycle_stats - what happened to returned pages
  * @cached: direct returns kept in the alloc cache
  * @cache_full: direct returns that found the alloc cache full
- * @ring: returns stored in the return ring
- * @ring_full: returns freed because the return ring was full
+ * @ring: returns stored in the return ring; the ring's own count of
+ *	stores, so it wraps at 2^32 on 32-bit machines
+ * @ring_full: returns freed because the return ring was full, one count
+ *	per page (6.1 counts a bulk return that does not fit once)
  * @released_refcnt: returns freed because the page could not be reused
  *	(someone else still holds it, or it is from the pfmemalloc reserves)
  *
@@ -149,8 +152,8 @@ struct page_pool {
 	 */
 	bool ring_closed;
 
-	/* Deferred release while pages are still in flight after destroy. */
-	struct delayed_work release_dw;
+	/* Deferred free while pages are still in flight after destroy. */
+	struct delayed_work free_dw;
 	void (*disconnect)(void *pool);
 	unsigned long defer_start;
 	unsigned long defer_warn;
@@ -212,7 +215,7 @@ struct page_pool {
 	 */
 	struct xarray dma_mapped;
 	/* Set by destroy before its grace period; see net/core/page_pool.c. */
-	bool dma_released;
+	bool dma_closed;
 };
 
 /*
@@ -427,11 +430,11 @@ static inline struct page *page_pool_dev_alloc_frag(struct page_pool *pool,
  * @dma_sync_size: bytes the device may have written, from the pool's
  *	offset; the pool syncs only that much for the device. -1 means
  *	the pool's max_len.
- * @allow_direct: the caller runs in the pool's own NAPI context, so the
- *	page may go straight into the alloc cache. Honoured whenever BH is
- *	disabled (in_softirq(), so threaded NAPI too, unlike 6.1 which
- *	wanted in_serving_softirq()); never pass it once the pool's NAPI
- *	has stopped for page_pool_destroy().
+ * @allow_direct: the caller's claim that it runs in the pool's own NAPI
+ *	context, so that the page may go straight into the alloc cache.
+ *	The pool ignores it unless BH is disabled, and in hard IRQ or NMI;
+ *	never pass it once the pool's NAPI has stopped for
+ *	page_pool_destroy().
  *
  * The caller gives up its reference to the page, whether it is
  * recycled or freed.

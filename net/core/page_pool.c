@@ -11,21 +11,24 @@
  * context that allocates from the pool: the RX queue's NAPI poll, or
  * the driver while that NAPI is stopped. Nothing locks them.
  *
- * Direct returns. A return with allow_direct claims to run in the owner
- * context. It is honoured whenever BH is disabled (in_softirq()), which
- * unlike 6.1's in_serving_softirq() also takes in threaded NAPI and a
- * driver's own BH-disabled sections; otherwise the page takes the
- * return ring. The direct path does not look for destroy: the owner
- * never runs concurrently with, nor after, the last page_pool_destroy(),
- * so a driver must not return pages with allow_direct from then on.
+ * Direct returns. A return with allow_direct is the caller's claim to
+ * run in the owner context; the pool cannot check it. It only ignores
+ * the claim where it cannot hold: without BH disabled, and in a hard
+ * IRQ or NMI, which may have interrupted the owner's BH-disabled
+ * section (6.1 tests in_softirq() alone, which is true there too). Such
+ * a page takes the return ring. The direct path does not look for
+ * destroy: the owner never runs concurrently with, nor after, the last
+ * page_pool_destroy(), so a driver must not return pages with
+ * allow_direct from then on.
  *
  * Return ring (pool->ring). Any context may produce, hard IRQ included:
  * the ring takes no lock (see page_pool_ring.h). A producer claims
  * cells with cmpxchg and publishes each with a release store of its
- * page. The owner is the only consumer (destroy, then the release
- * work, count as the owner: they run once it has stopped). A producer
- * syncs its pages for the device inside an RCU read-side section in
- * which it saw ring_closed clear, before it publishes them. The ring
+ * page. The owner is the only consumer (destroy, then the deferred
+ * free work, count as the owner: they run once it has stopped). In a
+ * DMA-mapping pool a producer syncs its pages for the device and
+ * publishes them inside an RCU read-side section in which it saw
+ * ring_closed clear. The ring
  * count of the stats is the ring's tail (so it wraps at 2^32 on 32-bit
  * machines); ring_full is counted per CPU. A cell claimed and not yet
  * published makes the ring look empty to the owner, and is counted so.
@@ -33,7 +36,7 @@
  * Leaving the pool. A page may leave from any context. With
  * PP_FLAG_DMA_MAP it is erased from pool->dma_mapped under the xarray's
  * lock (IRQs off), and only the caller whose erase returned the page
- * unmaps it: outside the lock if it saw dma_released clear in the RCU
+ * unmaps it: outside the lock if it saw dma_closed clear in the RCU
  * read-side section it runs in, else before unlocking.
  *
  * Destroy against late returns. The last page_pool_destroy() runs in
@@ -42,23 +45,27 @@
  *     storing them, and frees the pages of the cache, the ring and the
  *     fragment being cut. A returner that saw ring_closed clear may
  *     still store a page after this: its page is in flight, so the pool
- *     stays until the release work drains the ring and frees it, at
- *     its next periodic run (the returner may not touch the pool to
- *     kick it).
- *  2. with PP_FLAG_DMA_MAP, sets dma_released and waits for an RCU grace
- *     period. Returners that saw ring_closed or dma_released clear have
- *     finished their syncs and unmaps by then; later ones see both set,
- *     so they sync nothing and unmap only under the xarray lock.
- *  3. erases every page still in pool->dma_mapped, clearing its dma_addr
- *     under the xarray lock (its returner cannot free it before taking
- *     that lock), and unmaps it by the saved address once unlocked. When
- *     a look under the lock finds the xarray empty, no returner is in
- *     the middle of an unmap: destroy drops the device reference, and
- *     the pool makes no DMA call after it returns.
+ *     stays until it is drained in step 2 or by the deferred free work
+ *     (the returner may not touch the pool to kick it).
+ *  2. with PP_FLAG_DMA_MAP and pages still out, sets dma_closed and
+ *     waits for an RCU grace period. Returners that saw ring_closed or
+ *     dma_closed clear have finished their syncs, stores and unmaps by
+ *     then, and the ring is drained again; later ones see both set, so
+ *     they sync nothing, store nothing and unmap only under the xarray
+ *     lock. With no page out there is nobody to wait for: every page
+ *     counted as released was unmapped before it was counted.
+ *  3. erases every page still in pool->dma_mapped and unmaps it, both
+ *     under the xarray lock: its returner cannot free the page before
+ *     taking that lock, so no page goes back to the page allocator
+ *     while still mapped. Once a look under the lock finds the xarray
+ *     empty, no returner is in the middle of an unmap: destroy drops
+ *     the device reference, and the pool makes no DMA call after it
+ *     returns.
  *  4. sets destroyed under teardown_lock. Returners that see it count
  *     their page as released under that lock, and the one returning the
- *     last page kicks the release work, which drains the ring, then
- *     frees the pool after checking the counts under the same lock.
+ *     last page kicks the deferred free work, which drains the ring,
+ *     then frees the pool after checking the counts under the same
+ *     lock.
  * A page in flight keeps its pool alive: the pool is freed only once
  * every page that entered it has left. So a returner never touches the
  * pool once it has handed its page over: after publishing the last page
@@ -79,6 +86,7 @@
 #include <linux/nodemask.h>
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
+#include <linux/skbuff.h>
 #include <linux/slab.h>
 #include <linux/topology.h>
 #include <linux/workqueue.h>
@@ -92,7 +100,10 @@
 #include "page_pool_ring.h"
 
 #define PP_DEFAULT_RING_SIZE	1024
-#define PP_MAX_RING_SIZE	32768
+/* Larger requests are clamped, not refused: mlx5's striding RQ asks for
+ * more than 32768 pages, and a refusal keeps its interface down.
+ */
+#define PP_MAX_RING_SIZE	16384U
 
 /* Mappings stay for the page's life in the pool; syncs are explicit. */
 #define PP_DMA_ATTRS		(DMA_ATTR_SKIP_CPU_SYNC | DMA_ATTR_WEAK_ORDERING)
@@ -111,40 +122,18 @@
 #define PP_RETRY_INTERVAL	HZ
 #define PP_DEFER_WARN_INTERVAL	(60 * HZ)
 
-#ifdef CONFIG_PAGE_POOL_STATS
-/* Owner context only: plain counters in the pool, like the alloc cache.
- * The helpers take the field's offset, so that the macros below name a
- * field without using it as an expression.
+/* Counter updates. Without CONFIG_PAGE_POOL_STATS the counters do not
+ * exist, and the macros drop their arguments unseen.
  */
-static void pp_owner_stat_add(void *stats, size_t off, u64 n)
-{
-	*(u64 *)(stats + off) += n;
-}
-
+#ifdef CONFIG_PAGE_POOL_STATS
+/* Owner context only: plain counters in the pool, like the alloc cache. */
+#define pp_stat_add(counter, n)		((counter) += (n))
 /* Any context: each CPU counts in its own copy, safe against IRQs. */
-static void pp_recycle_stat_bump(struct page_pool *pool, size_t off, u64 n)
-{
-	u64 __percpu *counter = (void __percpu *)pool->recycle_stats + off;
-
-	this_cpu_add(*counter, n);
-}
-
-#define pp_alloc_stat_add(pool, field, n) \
-	pp_owner_stat_add(&(pool)->alloc_stats, \
-			  offsetof(struct page_pool_alloc_stats, field), n)
-#define pp_owner_recycle_stat_inc(pool, field) \
-	pp_owner_stat_add(&(pool)->owner_recycle_stats, \
-			  offsetof(struct page_pool_recycle_stats, field), 1)
-#define pp_recycle_stat_add(pool, field, n) \
-	pp_recycle_stat_bump(pool, \
-			     offsetof(struct page_pool_recycle_stats, field), n)
+#define pp_stat_percpu_add(counter, n)	this_cpu_add(counter, n)
 #else
-#define pp_alloc_stat_add(pool, field, n)	((void)(pool))
-#define pp_owner_recycle_stat_inc(pool, field)	((void)(pool))
-#define pp_recycle_stat_add(pool, field, n)	((void)(pool))
+#define pp_stat_add(counter, n)		do { } while (0)
+#define pp_stat_percpu_add(counter, n)	do { } while (0)
 #endif
-#define pp_alloc_stat_inc(pool, field) pp_alloc_stat_add(pool, field, 1)
-#define pp_recycle_stat_inc(pool, field) pp_recycle_stat_add(pool, field, 1)
 
 static unsigned int pp_span(const struct page_pool *pool)
 {
@@ -159,10 +148,10 @@ static int pp_usable_node(int nid)
 	return nid;
 }
 
-/* The node the pool allocates from, and so the only one it recycles
- * for: alloc_nid, resolved from p.nid at create and update_nid time, or
- * the allocating CPU's nearest node with memory when p.nid is
- * NUMA_NO_NODE or has no memory. Owner context.
+/* The node the pool allocates from, and the only one whose pages the
+ * refill from the return ring keeps: alloc_nid, resolved from p.nid at
+ * create and update_nid time, or the allocating CPU's nearest node with
+ * memory when p.nid is NUMA_NO_NODE or has no memory. Owner context.
  */
 static int pp_home_node(const struct page_pool *pool)
 {
@@ -175,14 +164,6 @@ static int pp_home_node(const struct page_pool *pool)
 static bool pp_page_recyclable(struct page *page)
 {
 	return page_ref_count(page) == 1 && !page_is_pfmemalloc(page);
-}
-
-/* Whether a page may be handed out again. Pages from another node may
- * still go through the return ring: the refill drops (waives) them.
- */
-static bool pp_page_local(const struct page_pool *pool, struct page *page)
-{
-	return page_to_nid(page) == pp_home_node(pool);
 }
 
 /* Sync up to @len bytes (at most max_len) from p.offset for the device. */
@@ -237,15 +218,10 @@ static bool pp_dma_map(struct page_pool *pool, struct page *page)
 	return true;
 }
 
-static void pp_dma_unmap_addr(struct page_pool *pool, dma_addr_t addr)
-{
-	dma_unmap_page_attrs(pool->p.dev, addr, pp_span(pool), pool->p.dma_dir,
-			     PP_DMA_ATTRS);
-}
-
 static void pp_dma_unmap(struct page_pool *pool, struct page *page)
 {
-	pp_dma_unmap_addr(pool, page_pool_get_dma_addr(page));
+	dma_unmap_page_attrs(pool->p.dev, page_pool_get_dma_addr(page),
+			     pp_span(pool), pool->p.dma_dir, PP_DMA_ATTRS);
 	page_pool_set_dma_addr(page, 0);
 }
 
@@ -260,7 +236,7 @@ static noinline void pp_dma_forget(struct page_pool *pool, struct page *page)
 	bool mine, late;
 
 	rcu_read_lock();
-	late = READ_ONCE(pool->dma_released);
+	late = READ_ONCE(pool->dma_closed);
 	xa_lock_irqsave(&pool->dma_mapped, flags);
 	mine = __xa_erase(&pool->dma_mapped, page_to_pfn(page)) == page;
 	if (unlikely(mine && late)) {
@@ -273,24 +249,24 @@ static noinline void pp_dma_forget(struct page_pool *pool, struct page *page)
 	rcu_read_unlock();
 }
 
+/* Pages unmapped per hold of the xarray lock (IRQs off) at destroy. */
 #define PP_TEARDOWN_BATCH	16
 
-/* Destroy, after the grace period that follows setting dma_released:
- * unmap the pages still in flight and let go of the device. A page is
- * touched (its dma_addr cleared) only while it is still recorded, under
- * the xarray lock: its returner must take that lock to erase it before
- * it may free the page. Once erased here, the page is only unmapped by
- * the saved address, outside the lock. The loop ends with a look under
- * the lock that finds nothing, after which no returner can still be
- * unmapping (late ones unmap under the lock), so the device may go.
+/* Destroy, after the grace period that follows setting dma_closed:
+ * unmap the pages still in flight and let go of the device. Each page
+ * is erased and unmapped under the xarray lock, which its returner must
+ * take before it may free the page: a page is never back in the page
+ * allocator, and maybe mapped anew, while this mapping of it lives. The
+ * loop ends with a look under the lock that finds nothing, after which
+ * no returner can still be unmapping (late ones unmap under the lock),
+ * so the device may go.
  */
 static void pp_dma_teardown(struct page_pool *pool)
 {
 	struct xarray *xa = &pool->dma_mapped;
-	dma_addr_t addr[PP_TEARDOWN_BATCH];
 	unsigned long pfn = 0;
 	struct page *page;
-	int i, n;
+	int n;
 
 	do {
 		n = 0;
@@ -298,13 +274,10 @@ static void pp_dma_teardown(struct page_pool *pool)
 		while (n < PP_TEARDOWN_BATCH &&
 		       (page = xa_find(xa, &pfn, ULONG_MAX, XA_PRESENT))) {
 			__xa_erase(xa, pfn);
-			addr[n++] = page_pool_get_dma_addr(page);
-			page_pool_set_dma_addr(page, 0);
+			pp_dma_unmap(pool, page);
+			n++;
 		}
 		xa_unlock_irq(xa);
-
-		for (i = 0; i < n; i++)
-			pp_dma_unmap_addr(pool, addr[i]);
 		cond_resched();
 	} while (n);
 	put_device(pool->p.dev);
@@ -348,7 +321,7 @@ static void pp_count_release(struct page_pool *pool, struct page *page)
 	spin_lock_irqsave(&pool->teardown_lock, flags);
 	released = atomic_inc_return(&pool->pages_state_release_cnt);
 	if (released == pool->pages_state_hold_cnt)
-		mod_delayed_work(system_wq, &pool->release_dw, 0);
+		mod_delayed_work(system_wq, &pool->free_dw, 0);
 	spin_unlock_irqrestore(&pool->teardown_lock, flags);
 	trace_page_pool_state_release(pool, page, released);
 }
@@ -356,7 +329,6 @@ static void pp_count_release(struct page_pool *pool, struct page *page)
 /* Take a page out of the pool; the caller keeps its page reference. */
 static void pp_release_page(struct page_pool *pool, struct page *page)
 {
-	/* Out of line: its registers would burden the path without DMA. */
 	if (pool->p.flags & PP_FLAG_DMA_MAP)
 		pp_dma_forget(pool, page);
 	page->pp_magic &= PP_MAGIC_ALLOC_BITS;
@@ -397,24 +369,30 @@ static u32 pp_keep_local_pages(struct page_pool *pool, u32 from, u32 to)
 }
 
 /* Owner context, cache empty: move a batch from the return ring to the
- * alloc cache, taking more to make up for pages from another node.
+ * alloc cache, taking more to make up for pages from another node, but
+ * freeing at most a batch of those: after a node change the ring
+ * may hold pool_size of them, and each costs a lock, an unmap and a
+ * put, in a NAPI poll.
  */
 static u32 pp_refill_from_ring(struct page_pool *pool)
 {
 	void **slots = (void **)pool->alloc.cache;
-	u32 count = 0, taken = 0, got;
+	u32 count = 0, waived = 0, got;
 
 	while (count < PP_ALLOC_CACHE_REFILL &&
+	       waived < PP_ALLOC_CACHE_REFILL &&
 	       (got = pp_ring_consume(&pool->ring, slots + count,
-				      PP_ALLOC_CACHE_REFILL - count))) {
-		taken += got;
-		count = pp_keep_local_pages(pool, count, count + got);
+				      PP_ALLOC_CACHE_REFILL -
+				      max(count, waived)))) {
+		u32 kept = pp_keep_local_pages(pool, count, count + got);
+
+		waived += count + got - kept;
+		count = kept;
 	}
-	if (!taken) {
-		pp_alloc_stat_inc(pool, empty);
-		return 0;
-	}
-	pp_alloc_stat_add(pool, waive, taken - count);
+	if (unlikely(waived))
+		pp_stat_add(pool->alloc_stats.waive, waived);
+	else if (!count)
+		pp_stat_add(pool->alloc_stats.empty, 1);
 	pool->alloc.count = count;
 	return count;
 }
@@ -431,7 +409,7 @@ static struct page *pp_alloc_high_order(struct page_pool *pool, gfp_t gfp)
 		put_page(page);
 		return NULL;
 	}
-	pp_alloc_stat_inc(pool, slow_high_order);
+	pp_stat_add(pool->alloc_stats.slow_high_order, 1);
 	return page;
 }
 
@@ -456,7 +434,7 @@ static struct page *pp_alloc_bulk(struct page_pool *pool, gfp_t gfp)
 	pool->alloc.count = kept;
 	if (!kept)
 		return NULL;
-	pp_alloc_stat_inc(pool, slow);
+	pp_stat_add(pool->alloc_stats.slow, 1);
 	return pp_cache_pop(pool);
 }
 
@@ -464,13 +442,18 @@ static struct page *pp_alloc_bulk(struct page_pool *pool, gfp_t gfp)
 static struct page *pp_get_page(struct page_pool *pool, gfp_t gfp)
 {
 	if (likely(pool->alloc.count)) {
-		pp_alloc_stat_inc(pool, fast);
+		pp_stat_add(pool->alloc_stats.fast, 1);
 		return pp_cache_pop(pool);
 	}
 	if (pp_refill_from_ring(pool)) {
-		pp_alloc_stat_inc(pool, refill);
+		pp_stat_add(pool->alloc_stats.refill, 1);
 		return pp_cache_pop(pool);
 	}
+	/* An RX ring runs short under memory pressure by design; drivers
+	 * that pass a bare GFP_ATOMIC would fill the log with splats.
+	 */
+	if ((gfp & GFP_ATOMIC) == GFP_ATOMIC)
+		gfp |= __GFP_NOWARN;
 	if (pool->p.order)
 		return pp_alloc_high_order(pool, gfp);
 	return pp_alloc_bulk(pool, gfp);
@@ -497,6 +480,16 @@ struct page *page_pool_alloc_pages(struct page_pool *pool, gfp_t gfp)
 	return page;
 }
 EXPORT_SYMBOL(page_pool_alloc_pages);
+
+/* Every fragment starts where a build_skb() on the previous one would
+ * have to end: its struct skb_shared_info holds atomics, which must not
+ * straddle a cache line (x86 traps split locks) or be misaligned.
+ */
+static unsigned int pp_frag_align(void)
+{
+	return max_t(unsigned int, dma_get_cache_alignment(),
+		     __alignof__(struct skb_shared_info));
+}
 
 /* Start cutting fragments from @page; the first one, of @size, is taken. */
 static void pp_frag_start(struct page_pool *pool, struct page *page,
@@ -533,7 +526,7 @@ static struct page *pp_frag_retire(struct page_pool *pool)
 
 	if (!page)
 		return NULL;
-	if (pp_page_recyclable(page) && pp_page_local(pool, page)) {
+	if (pp_page_recyclable(page)) {
 		pp_sync_for_device(pool, page, -1);
 		return page;
 	}
@@ -546,7 +539,8 @@ static struct page *pp_frag_retire(struct page_pool *pool)
  * @pool: a pool with PP_FLAG_PAGE_FRAG
  * @offset: set to where the fragment starts in the returned page
  * @size: fragment size in bytes, at most the pool's page size; it is
- *	rounded up to the DMA cache alignment
+ *	rounded up to the DMA cache alignment, and to the alignment of
+ *	struct skb_shared_info so that build_skb() may use the fragment
  * @gfp: allocation flags, used when the pool needs new pages
  *
  * Call from the pool's owner context. Each fragment is given back with
@@ -564,19 +558,19 @@ struct page *page_pool_alloc_frag(struct page_pool *pool, unsigned int *offset,
 	if (WARN_ON_ONCE(!(pool->p.flags & PP_FLAG_PAGE_FRAG) || size > span))
 		return NULL;
 
-	size = ALIGN(size, dma_get_cache_alignment());
+	size = ALIGN(size, pp_frag_align());
 	if (page && pool->frag_offset + size <= span) {
 		*offset = pool->frag_offset;
 		pool->frag_offset += size;
 		pool->frag_users++;
-		pp_alloc_stat_inc(pool, fast);
+		pp_stat_add(pool->alloc_stats.fast, 1);
 		return page;
 	}
 
 	if (page)
 		page = pp_frag_retire(pool);
 	if (page)
-		pp_alloc_stat_inc(pool, fast);
+		pp_stat_add(pool->alloc_stats.fast, 1);
 	else
 		page = pp_get_page(pool, gfp);
 	if (!page)
@@ -587,6 +581,19 @@ struct page *page_pool_alloc_frag(struct page_pool *pool, unsigned int *offset,
 	return page;
 }
 EXPORT_SYMBOL(page_pool_alloc_frag);
+
+/* Whether a caller that claims to be the owner (allow_direct) may be:
+ * BH disabled, and not in a hard IRQ or NMI that interrupted such a
+ * section. One test of the preempt count's IRQ bits: softirq bits set,
+ * none above them.
+ */
+static bool pp_may_be_owner(void)
+{
+	unsigned long irq = preempt_count() &
+			    (SOFTIRQ_MASK | HARDIRQ_MASK | NMI_MASK);
+
+	return irq - 1 < SOFTIRQ_MASK;
+}
 
 /* Owner context: keep a returned page in the alloc cache, if it has room. */
 static bool pp_cache_put(struct page_pool *pool, struct page *page,
@@ -600,18 +607,13 @@ static bool pp_cache_put(struct page_pool *pool, struct page *page,
 	return true;
 }
 
-/* Store what fits of @pages in the ring; the caller saw it open.
- * Inlined, as is pp_ring_put(): for a single page a call chain costs
- * more than the store itself.
+/* Store what fits of @pages in the return ring; the caller saw it open.
  *
  * The owner cannot take anything past a claimed cell until it is
  * published, so its NAPI poll must not run on this CPU in between. In
  * softirq or hard IRQ, or with BH or IRQs off, nothing can start
  * softirqs here; otherwise an IRQ could, on its way out, and so could
  * a task preempting us, so BH goes off for those few instructions.
- * (With only preemption off, the UML ring benchmark is about a third
- * faster, but an IRQ landing there would leave the owner's poll to the
- * page allocator and could fill the ring behind the claimed cell.)
  */
 static __always_inline int pp_ring_store(struct page_pool *pool,
 					 void **pages, int n)
@@ -627,18 +629,21 @@ static __always_inline int pp_ring_store(struct page_pool *pool,
 	}
 	/* The pages not stored still keep the pool alive. */
 	if (unlikely(stored < n))
-		pp_recycle_stat_add(pool, ring_full, n - stored);
+		pp_stat_percpu_add(pool->recycle_stats->ring_full, n - stored);
 	return stored;
 }
 
-/* Store pages in the return ring, after syncing them for the device.
- * The syncs run in an RCU read-side section, only while the ring
- * looked open: destroy waits for such sections before it unmaps; pools
- * that do not sync skip the section. A store may still land after
- * destroy drained the ring: the page it holds keeps the pool alive
- * until the release work drains the ring again. A returner must not
- * touch the pool once it has published its last page. Pages refused
- * for another reason than a full ring are not counted.
+/* Sync @pages for the device and store what fits of them in the
+ * return ring, if it is still open.
+ *
+ * In a DMA-mapping pool the syncs and the store run in an RCU
+ * read-side section in which the ring looked open: destroy waits for
+ * such sections before it drains the ring again and unmaps. A store in
+ * a pool without DMA may land after destroy drained the ring: the page
+ * keeps the pool alive until the deferred free work drains it. A
+ * returner must not touch the pool once it has published its last
+ * page. Pages refused for another reason than a full ring are not
+ * counted.
  *
  * Return: how many of @pages were stored, from the first; the caller
  * frees the rest.
@@ -648,7 +653,7 @@ static __always_inline int pp_ring_put(struct page_pool *pool, void **pages,
 {
 	int i, stored = 0;
 
-	if (!(pool->p.flags & PP_FLAG_DMA_SYNC_DEV)) {
+	if (!(pool->p.flags & PP_FLAG_DMA_MAP)) {
 		if (unlikely(READ_ONCE(pool->ring_closed)))
 			return 0;
 		return pp_ring_store(pool, pages, n);
@@ -656,16 +661,17 @@ static __always_inline int pp_ring_put(struct page_pool *pool, void **pages,
 
 	rcu_read_lock();
 	if (likely(!READ_ONCE(pool->ring_closed))) {
-		for (i = 0; i < n; i++)
-			pp_sync_for_device(pool, pages[i], sync_len);
+		if (pool->p.flags & PP_FLAG_DMA_SYNC_DEV)
+			for (i = 0; i < n; i++)
+				pp_sync_for_device(pool, pages[i], sync_len);
 		stored = pp_ring_store(pool, pages, n);
 	}
 	rcu_read_unlock();
 	return stored;
 }
 
-/* Kept out of line so that the direct path saves no more registers
- * than it needs; everything below it is inlined.
+/* Out of line, unlike the ring put it wraps, so that the direct path
+ * that calls it stays small.
  */
 static noinline void pp_put_one_in_ring(struct page_pool *pool,
 					struct page *page,
@@ -683,36 +689,40 @@ static noinline void pp_put_one_in_ring(struct page_pool *pool,
  * @page: the page; the caller gives up its reference
  * @dma_sync_size: bytes from the pool's offset the device may have
  *	written, to sync for the device on reuse; -1 means max_len
- * @allow_direct: the caller runs in the pool's owner context (its NAPI
- *	poll), so the page may go straight into the alloc cache. Honoured
- *	only with BH disabled (in_softirq(): softirq, threaded NAPI, or a
- *	BH-disabled section), and never to be passed once the last
+ * @allow_direct: the caller's claim that it runs in the pool's owner
+ *	context (its NAPI poll, or the driver with that NAPI stopped), so
+ *	that the page may go straight into the alloc cache. The pool cannot
+ *	check the claim; it only ignores it where it cannot hold: unless
+ *	BH is disabled (softirq, threaded NAPI, or a BH-disabled section),
+ *	and in hard IRQ or NMI. Never pass it once the last
  *	page_pool_destroy() may have started.
  *
  * Any other page goes to the return ring, from any context, hard IRQ
  * included. A page that someone else still holds or that came from the
  * pfmemalloc reserves is freed instead, as is any page that finds the
- * ring full or the pool being destroyed. A page from another node than
- * the one the pool allocates from never enters the alloc cache
- * directly; the refill from the return ring drops it.
+ * ring full or the pool being destroyed. A direct return keeps a page
+ * whatever its node, as 6.1 does: under memory pressure on the pool's
+ * node its pages come from another, and dropping them would make each
+ * XDP_DROP a trip to the page allocator. The refill from the return
+ * ring drops (waives) pages from another node.
  */
 void page_pool_put_defragged_page(struct page_pool *pool, struct page *page,
 				  unsigned int dma_sync_size, bool allow_direct)
 {
 	if (unlikely(!pp_page_recyclable(page))) {
-		pp_recycle_stat_inc(pool, released_refcnt);
+		pp_stat_percpu_add(pool->recycle_stats->released_refcnt, 1);
 		pp_free_page(pool, page);
 		return;
 	}
 
 	dma_sync_size = pp_recycle_sync_len(pool, dma_sync_size);
 	/* The owner never runs once destroy may: no ring_closed check. */
-	if (allow_direct && in_softirq() && pp_page_local(pool, page)) {
+	if (allow_direct && pp_may_be_owner()) {
 		if (pp_cache_put(pool, page, dma_sync_size)) {
-			pp_owner_recycle_stat_inc(pool, cached);
+			pp_stat_add(pool->owner_recycle_stats.cached, 1);
 			return;
 		}
-		pp_owner_recycle_stat_inc(pool, cache_full);
+		pp_stat_add(pool->owner_recycle_stats.cache_full, 1);
 	}
 	pp_put_one_in_ring(pool, page, dma_sync_size);
 }
@@ -738,7 +748,7 @@ void page_pool_put_page_bulk(struct page_pool *pool, void **data, int count)
 		if (!page_pool_is_last_frag(pool, page))
 			continue;
 		if (unlikely(!pp_page_recyclable(page))) {
-			pp_recycle_stat_inc(pool, released_refcnt);
+			pp_stat_percpu_add(pool->recycle_stats->released_refcnt, 1);
 			pp_free_page(pool, page);
 			continue;
 		}
@@ -952,7 +962,7 @@ static void pp_free(struct page_pool *pool)
 
 #define PP_DRAIN_BATCH	16
 
-/* Destroy, then the release work: the consumers once the owner stopped. */
+/* Destroy, then the deferred free work: the consumers once the owner stopped. */
 static void pp_empty_ring(struct page_pool *pool)
 {
 	void *pages[PP_DRAIN_BATCH];
@@ -981,14 +991,14 @@ static s32 pp_inflight(struct page_pool *pool)
 }
 
 /* Deferred release: free the pool once its last page is back. */
-static void pp_release_retry(struct work_struct *work)
+static void pp_free_retry(struct work_struct *work)
 {
 	struct delayed_work *dwork = to_delayed_work(work);
 	struct page_pool *pool;
 	unsigned long flags;
 	s32 inflight;
 
-	pool = container_of(dwork, struct page_pool, release_dw);
+	pool = container_of(dwork, struct page_pool, free_dw);
 	/* Pages stored by returners that raced with destroy's drain. */
 	pp_empty_ring(pool);
 
@@ -1029,7 +1039,7 @@ static void pp_destroy_or_defer(struct page_pool *pool)
 	if (inflight > 0) {
 		pool->defer_start = jiffies;
 		pool->defer_warn = jiffies + PP_DEFER_WARN_INTERVAL;
-		schedule_delayed_work(&pool->release_dw, PP_RETRY_INTERVAL);
+		schedule_delayed_work(&pool->free_dw, PP_RETRY_INTERVAL);
 	}
 	spin_unlock_irqrestore(&pool->teardown_lock, flags);
 
@@ -1054,17 +1064,32 @@ static void pp_empty_cache(struct page_pool *pool)
 		pp_free_page(pool, pp_cache_pop(pool));
 }
 
+/* Whether every page that entered the pool has left it, unmapped. Only
+ * for destroy, which as the owner has the last word on the hold count.
+ */
+static bool pp_all_pages_back(struct page_pool *pool)
+{
+	/* Pairs with the full barrier of the count in pp_count_release():
+	 * the unmap of each page counted comes before.
+	 */
+	return atomic_read_acquire(&pool->pages_state_release_cnt) ==
+	       pool->pages_state_hold_cnt;
+}
+
 /* Destroy, steps 2 and 3 of the rules at the top. */
-static void pp_release_dma(struct page_pool *pool)
+static void pp_close_dma(struct page_pool *pool)
 {
 	if (!(pool->p.flags & PP_FLAG_DMA_MAP))
 		return;
 
-	WRITE_ONCE(pool->dma_released, true);
-	/* Wait for the syncs and unmaps of returners that did not see
-	 * ring_closed or dma_released: expedited under RTNL.
-	 */
-	synchronize_net();
+	WRITE_ONCE(pool->dma_closed, true);
+	if (!pp_all_pages_back(pool)) {
+		/* Wait for the syncs, stores and unmaps of returners that did
+		 * not see ring_closed or dma_closed: expedited under RTNL.
+		 */
+		synchronize_net();
+		pp_empty_ring(pool);
+	}
 	pp_dma_teardown(pool);
 }
 
@@ -1080,16 +1105,21 @@ static void pp_release_dma(struct page_pool *pool)
  * freed without any DMA call when they come back, and the pool itself
  * (calling its disconnect callback) when the last one has. After it
  * returns the pool never touches the device again, and
- * page_pool_get_dma_addr() of a page still in flight is 0.
+ * page_pool_get_dma_addr() of a page still in flight is 0. The caller
+ * must make sure that the device no longer writes to any page of the
+ * pool, those in flight included, before the last call: their mappings
+ * go away.
  *
- * Context: process context. The last call sleeps: with PP_FLAG_DMA_MAP
- * it waits for an RCU grace period, and freeing the pool may call an
- * XDP memory model's disconnect callback, which takes a mutex.
+ * Context: process context. The last call may sleep: with
+ * PP_FLAG_DMA_MAP and pages still out it waits for an RCU grace period,
+ * and freeing the pool may call an XDP memory model's disconnect
+ * callback, which takes a mutex.
  */
 void page_pool_destroy(struct page_pool *pool)
 {
 	if (!pool)
 		return;
+	might_sleep();
 	if (!page_pool_put(pool))
 		return;
 
@@ -1099,7 +1129,7 @@ void page_pool_destroy(struct page_pool *pool)
 		pp_drop_frag_page(pool);
 	pp_empty_cache(pool);
 	pp_empty_ring(pool);
-	pp_release_dma(pool);
+	pp_close_dma(pool);
 	pp_destroy_or_defer(pool);
 }
 EXPORT_SYMBOL(page_pool_destroy);
@@ -1135,11 +1165,6 @@ static int pp_check_params(const struct page_pool_params *p)
 	if (p->order >= MAX_ORDER) {
 		pr_warn("order: %u is above MAX_ORDER - 1\n", p->order);
 		return -EINVAL;
-	}
-	if (p->pool_size > PP_MAX_RING_SIZE) {
-		pr_warn("pool_size: %u is above %u\n", p->pool_size,
-			PP_MAX_RING_SIZE);
-		return -E2BIG;
 	}
 	if ((p->flags & PP_FLAG_DMA_SYNC_DEV) && !map) {
 		pr_warn("flags: PP_FLAG_DMA_SYNC_DEV needs PP_FLAG_DMA_MAP\n");
@@ -1177,6 +1202,8 @@ static int pp_init(struct page_pool *pool,
 {
 	unsigned int ring_size = params->pool_size ?: PP_DEFAULT_RING_SIZE;
 
+	ring_size = min(ring_size, PP_MAX_RING_SIZE);
+
 	pool->p = *params;
 	pool->alloc_nid = pp_usable_node(params->nid);
 	if (pp_ring_init(&pool->ring, ring_size, pool->alloc_nid))
@@ -1188,7 +1215,7 @@ static int pp_init(struct page_pool *pool,
 
 	xa_init_flags(&pool->dma_mapped, XA_FLAGS_LOCK_IRQ);
 	spin_lock_init(&pool->teardown_lock);
-	INIT_DELAYED_WORK(&pool->release_dw, pp_release_retry);
+	INIT_DELAYED_WORK(&pool->free_dw, pp_free_retry);
 	refcount_set(&pool->user_cnt, 1);
 
 	/* Held until destroy has unmapped every page; see pp_dma_teardown(). */
@@ -1202,8 +1229,8 @@ static int pp_init(struct page_pool *pool,
  * @params: what to build; see struct page_pool_params
  *
  * Context: process context, may sleep.
- * Return: the pool, ERR_PTR(-EINVAL) for bad parameters (logged),
- * ERR_PTR(-E2BIG) for a pool_size above 32768, or ERR_PTR(-ENOMEM).
+ * Return: the pool, ERR_PTR(-EINVAL) for bad parameters (logged), or
+ * ERR_PTR(-ENOMEM).
  */
 struct page_pool *page_pool_create(const struct page_pool_params *params)
 {

@@ -11,9 +11,12 @@
  * debug checks for leaked mappings at unbind.
  */
 #include <kunit/test.h>
+#include <linux/delay.h>
 #include <linux/device.h>
 #include <linux/dma-map-ops.h>
 #include <linux/dma-mapping.h>
+#include <linux/hrtimer.h>
+#include <linux/kthread.h>
 #include <linux/mm.h>
 #include <linux/pci.h>
 #include <linux/skbuff.h>
@@ -30,6 +33,8 @@ struct pp_dma_record {
 	bool gone;
 	dma_addr_t sync_addr;
 	size_t sync_size;
+	/* Called on each unmap, before it is counted. */
+	void (*unmap_hook)(dma_addr_t addr);
 };
 
 static struct pp_dma_record pp_dma;
@@ -56,6 +61,8 @@ static void pp_dma_unmap_page(struct device *dev, dma_addr_t addr,
 			      unsigned long attrs)
 {
 	pp_dma_note_call();
+	if (pp_dma.unmap_hook)
+		pp_dma.unmap_hook(addr);
 	atomic_inc(&pp_dma.unmaps);
 }
 
@@ -120,13 +127,15 @@ static void pp_dma_put(struct page_pool *pool, struct page *page, int dirty)
 	pp_test_in_softirq(pp_dma_call_put, &c);
 }
 
-static struct page_pool *pp_dma_pool(struct kunit *test, struct device *dev,
-				     unsigned int flags,
-				     struct pp_test_release *r)
+static struct page_pool *pp_dma_pool_sized(struct kunit *test,
+					   struct device *dev,
+					   unsigned int flags,
+					   unsigned int pool_size,
+					   struct pp_test_release *r)
 {
 	struct page_pool_params p = {
 		.flags = PP_FLAG_DMA_MAP | flags,
-		.pool_size = 64,
+		.pool_size = pool_size,
 		.nid = NUMA_NO_NODE,
 		.dev = dev,
 		.dma_dir = DMA_FROM_DEVICE,
@@ -139,6 +148,13 @@ static struct page_pool *pp_dma_pool(struct kunit *test, struct device *dev,
 			       "page_pool_create: %ld", PTR_ERR(pool));
 	pp_test_watch_release(pool, r);
 	return pool;
+}
+
+static struct page_pool *pp_dma_pool(struct kunit *test, struct device *dev,
+				     unsigned int flags,
+				     struct pp_test_release *r)
+{
+	return pp_dma_pool_sized(test, dev, flags, 64, r);
 }
 
 static void pp_dma_maps_once_and_keeps_address(struct kunit *test)
@@ -310,6 +326,261 @@ static void pp_dma_free_skb_after_device_is_gone(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&pp_dma.calls_after_gone), 0);
 }
 
+/* ---- returns that must free the page, fragments at destroy ---- */
+
+static bool pp_dma_owns(struct page_pool *pool, struct page *page)
+{
+	return (page->pp_magic & ~0x3UL) == PP_SIGNATURE && page->pp == pool;
+}
+
+#ifdef CONFIG_PAGE_POOL_STATS
+static struct page_pool_stats pp_dma_stats(struct page_pool *pool)
+{
+	struct page_pool_stats s = {};
+
+	page_pool_get_stats(pool, &s);
+	return s;
+}
+#endif
+
+/* A page given back from hard IRQ context: an hrtimer in hard mode. */
+struct pp_dma_irq_put {
+	struct hrtimer timer;
+	struct completion done;
+	struct page_pool *pool;
+	struct page *page;
+	bool in_hardirq;
+};
+
+static enum hrtimer_restart pp_dma_irq_put_fn(struct hrtimer *t)
+{
+	struct pp_dma_irq_put *q = container_of(t, struct pp_dma_irq_put,
+						timer);
+
+	q->in_hardirq = in_hardirq();
+	page_pool_put_full_page(q->pool, q->page, false);
+	complete(&q->done);
+	return HRTIMER_NORESTART;
+}
+
+/* Give @page back to @pool from hard IRQ context. If the timer never
+ * fires, the case fails and @page is given back from here instead, so
+ * that it is never lost nor returned twice.
+ *
+ * Return: true if the page was given back from hard IRQ context.
+ */
+static bool pp_dma_put_in_hardirq(struct kunit *test, struct page_pool *pool,
+				  struct page *page)
+{
+	struct pp_dma_irq_put q = { .pool = pool, .page = page };
+	bool never_fired;
+
+	init_completion(&q.done);
+	hrtimer_init_on_stack(&q.timer, CLOCK_MONOTONIC,
+			      HRTIMER_MODE_REL_HARD);
+	q.timer.function = pp_dma_irq_put_fn;
+	hrtimer_start(&q.timer, ns_to_ktime(NSEC_PER_USEC),
+		      HRTIMER_MODE_REL_HARD);
+	wait_for_completion_timeout(&q.done, 5 * HZ);
+	/* Either the timer is still queued, or this waits out a callback
+	 * that may still be on its way out of complete().
+	 */
+	never_fired = hrtimer_cancel(&q.timer);
+	destroy_hrtimer_on_stack(&q.timer);
+	if (never_fired) {
+		KUNIT_FAIL(test, "the hard IRQ timer did not fire");
+		page_pool_put_full_page(pool, page, false);
+		return false;
+	}
+	KUNIT_EXPECT_TRUE(test, q.in_hardirq);
+	return true;
+}
+
+/* The base pool's ring takes a BH-safe lock only: lockdep and
+ * local_bh_enable() would report a store from hard IRQ context.
+ */
+static void pp_dma_skip_ring_from_hardirq_on_base(struct kunit *test)
+{
+	if (IS_ENABLED(CONFIG_PAGE_POOL_KUNIT_TEST_BASE_POOL))
+		kunit_skip(test,
+			   "XFAIL on the base pool: no ring store from hard IRQ");
+}
+
+/* A hard IRQ return that finds the ring full frees the page: unmapped,
+ * back to the page allocator, counted as ring_full.
+ */
+static void pp_dma_hardirq_return_to_full_ring_frees(struct kunit *test)
+{
+	struct pp_test_release r;
+	struct page_pool *pool;
+	struct page *a, *b;
+	int unmaps;
+
+	pp_dma_skip_ring_from_hardirq_on_base(test);
+	pool = pp_dma_pool_sized(test, pp_dma_dev, PP_FLAG_DMA_SYNC_DEV, 1,
+				 &r);
+	a = pp_test_alloc(pool);
+	b = pp_test_alloc(pool);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	/* The ring holds one page: @a fills it. */
+	page_pool_put_full_page(pool, a, false);
+	unmaps = atomic_read(&pp_dma.unmaps);
+	if (pp_dma_put_in_hardirq(test, pool, b)) {
+		KUNIT_EXPECT_EQ(test, atomic_read(&pp_dma.unmaps), unmaps + 1);
+#ifdef CONFIG_PAGE_POOL_STATS
+		{
+			struct page_pool_stats s = pp_dma_stats(pool);
+
+			KUNIT_EXPECT_EQ(test, s.recycle_stats.ring, 1ULL);
+			KUNIT_EXPECT_EQ(test, s.recycle_stats.ring_full, 1ULL);
+			KUNIT_EXPECT_EQ(test, s.recycle_stats.released_refcnt,
+					0ULL);
+		}
+#endif
+	}
+	/* Only @a can come back: the pool is freed at once. */
+	pp_test_destroy(pool);
+	KUNIT_EXPECT_TRUE(test, pp_test_released(&r));
+	KUNIT_EXPECT_EQ(test, pp_dma_live(), 0);
+}
+
+/* How long the returner of a destroyed pool's last page may take to
+ * get the pool freed. The release work retries once a second: it is
+ * the returner's kick that must free the pool, and a quarter of that
+ * interval is a wide margin for a work item that is queued at once.
+ */
+#define PP_DMA_KICK_TIMEOUT	(HZ / 4)
+
+/* A hard IRQ return after destroy finds the ring closed: the page is
+ * freed, not stored, with no DMA call (destroy unmapped it), and as
+ * the last page it gets the pool freed at once.
+ */
+static void pp_dma_hardirq_return_after_destroy_frees(struct kunit *test)
+{
+	struct pp_test_release r;
+	struct page_pool *pool;
+	struct page *a;
+
+	pp_dma_skip_ring_from_hardirq_on_base(test);
+	pool = pp_dma_pool(test, pp_dma_dev, PP_FLAG_DMA_SYNC_DEV, &r);
+	a = pp_test_alloc(pool);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	pp_test_destroy(pool);
+	KUNIT_EXPECT_EQ(test, pp_dma_live(), 0);
+	KUNIT_EXPECT_FALSE(test, completion_done(&r.released));
+	WRITE_ONCE(pp_dma.gone, true);
+
+	pp_dma_put_in_hardirq(test, pool, a);
+	if (!wait_for_completion_timeout(&r.released, PP_DMA_KICK_TIMEOUT)) {
+		KUNIT_FAIL(test, "pool not freed within %u ms of its last page",
+			   jiffies_to_msecs(PP_DMA_KICK_TIMEOUT));
+		/* Its disconnect callback must not outlive the case. */
+		KUNIT_EXPECT_TRUE(test, pp_test_released(&r));
+	}
+	KUNIT_EXPECT_EQ(test, atomic_read(&pp_dma.calls_after_gone), 0);
+	KUNIT_EXPECT_EQ(test, pp_dma_live(), 0);
+}
+
+/* A hard IRQ return of a page someone else still holds: the pool lets
+ * go of it (unmapped, no longer the pool's, counted as released_refcnt)
+ * and drops only its own reference.
+ */
+static void pp_dma_hardirq_return_of_held_page_frees(struct kunit *test)
+{
+	struct pp_test_release r;
+	struct page_pool *pool = pp_dma_pool(test, pp_dma_dev, 0, &r);
+	struct page *a = pp_test_alloc(pool);
+	int unmaps;
+
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	get_page(a);
+	unmaps = atomic_read(&pp_dma.unmaps);
+	if (pp_dma_put_in_hardirq(test, pool, a)) {
+		KUNIT_EXPECT_EQ(test, atomic_read(&pp_dma.unmaps), unmaps + 1);
+		KUNIT_EXPECT_EQ(test, page_pool_get_dma_addr(a),
+				(dma_addr_t)0);
+		KUNIT_EXPECT_FALSE(test, pp_dma_owns(pool, a));
+		KUNIT_EXPECT_EQ(test, page_ref_count(a), 1);
+#ifdef CONFIG_PAGE_POOL_STATS
+		{
+			struct page_pool_stats s = pp_dma_stats(pool);
+
+			KUNIT_EXPECT_EQ(test, s.recycle_stats.released_refcnt,
+					1ULL);
+			KUNIT_EXPECT_EQ(test, s.recycle_stats.ring, 0ULL);
+		}
+#endif
+	}
+	put_page(a);
+	pp_test_destroy(pool);
+	KUNIT_EXPECT_TRUE(test, pp_test_released(&r));
+	KUNIT_EXPECT_EQ(test, pp_dma_live(), 0);
+}
+
+struct pp_dma_frag_call {
+	struct page_pool *pool;
+	struct page *page;
+	unsigned int offset;
+	unsigned int size;
+};
+
+static void pp_dma_call_alloc_frag(void *arg)
+{
+	struct pp_dma_frag_call *c = arg;
+
+	c->page = page_pool_dev_alloc_frag(c->pool, &c->offset, c->size);
+}
+
+static struct page *pp_dma_alloc_frag(struct page_pool *pool,
+				      unsigned int size)
+{
+	struct pp_dma_frag_call c = { .pool = pool, .size = size };
+
+	pp_test_in_softirq(pp_dma_call_alloc_frag, &c);
+	return c.page;
+}
+
+/* Destroy while fragments are out, of a page the pool has moved on
+ * from and of the page it is still cutting: both are unmapped by
+ * destroy, each is freed when its last fragment comes back, and the
+ * pool goes with the last one.
+ */
+static void pp_dma_destroy_with_fragments_out(struct kunit *test)
+{
+	struct pp_test_release r;
+	struct page_pool *pool;
+	struct page *f[3];
+	int i;
+
+	pool = pp_dma_pool(test, pp_dma_dev, PP_FLAG_PAGE_FRAG, &r);
+	for (i = 0; i < 3; i++) {
+		f[i] = pp_dma_alloc_frag(pool, PAGE_SIZE / 2);
+		KUNIT_ASSERT_NOT_NULL(test, f[i]);
+	}
+	/* Two halves of one page, then the start of the next one. */
+	KUNIT_EXPECT_PTR_EQ(test, f[1], f[0]);
+	KUNIT_EXPECT_PTR_NE(test, f[2], f[0]);
+
+	pp_test_destroy(pool);
+	if (pp_test_xfail_base(test, pp_dma_live() == 0,
+			       "destroy unmaps pages whose fragments are out")) {
+		WRITE_ONCE(pp_dma.gone, true);
+		KUNIT_EXPECT_EQ(test, page_pool_get_dma_addr(f[0]),
+				(dma_addr_t)0);
+		KUNIT_EXPECT_EQ(test, page_pool_get_dma_addr(f[2]),
+				(dma_addr_t)0);
+	}
+	/* The last fragment of the page being cut, then one of the other. */
+	page_pool_put_full_page(pool, f[2], false);
+	page_pool_put_full_page(pool, f[0], false);
+	KUNIT_EXPECT_FALSE(test, completion_done(&r.released));
+	page_pool_put_full_page(pool, f[1], false);
+	KUNIT_EXPECT_TRUE(test, pp_test_released(&r));
+	KUNIT_EXPECT_EQ(test, atomic_read(&pp_dma.calls_after_gone), 0);
+	KUNIT_EXPECT_EQ(test, pp_dma_live(), 0);
+}
+
 /* ---- the real DMA path, checked by DMA-API debug ---- */
 
 /* QEMU's "pci-testdev" gives a real PCI device to bind to. DMA-API debug
@@ -318,6 +589,102 @@ static void pp_dma_free_skb_after_device_is_gone(struct kunit *test)
  */
 #define PP_DMA_TESTDEV_VENDOR	0x1b36
 #define PP_DMA_TESTDEV_DEVICE	0x0005
+
+/* A returner on another CPU, let go by destroy's unmap of its page. */
+struct pp_dma_racer {
+	struct task_struct *task;
+	struct page_pool *pool;
+	struct page *page;
+	struct completion started;
+	bool go;
+	bool done;
+	bool freed_while_mapped;
+};
+
+static struct pp_dma_racer *pp_dma_racer;
+
+static int pp_dma_racer_fn(void *arg)
+{
+	unsigned long deadline = jiffies + PP_TEST_RELEASE_TIMEOUT;
+	struct pp_dma_racer *rc = arg;
+
+	complete(&rc->started);
+	while (!READ_ONCE(rc->go) && time_before(jiffies, deadline))
+		cpu_relax();
+	page_pool_put_full_page(rc->pool, rc->page, false);
+	WRITE_ONCE(rc->done, true);
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(1);
+	return 0;
+}
+
+/* Destroy is unmapping the racer's page: let the racer return it, give
+ * it ample time to get the page all the way back to the page allocator,
+ * then look whether it did.
+ */
+static void pp_dma_racer_unmap_hook(dma_addr_t addr)
+{
+	struct pp_dma_racer *rc = pp_dma_racer;
+	struct page *page = pfn_to_page(PHYS_PFN(addr));
+	int us;
+
+	if (page != rc->page || READ_ONCE(rc->go))
+		return;
+	WRITE_ONCE(rc->go, true);
+	for (us = 0; us < 100 * USEC_PER_MSEC && !READ_ONCE(rc->done); us++)
+		udelay(1);
+	if (!page_ref_count(page))
+		rc->freed_while_mapped = true;
+}
+
+/* A page in flight at destroy may come back at any moment of the
+ * teardown, here just while destroy unmaps it. It must not reach the
+ * page allocator (where anyone may map it anew) while that mapping
+ * still lives.
+ */
+static void pp_dma_page_not_freed_while_unmapped(struct kunit *test)
+{
+	struct pp_dma_racer rc = {};
+	struct pp_test_release r;
+	struct page_pool *pool;
+	unsigned int cpu;
+
+	if (IS_ENABLED(CONFIG_PAGE_POOL_KUNIT_TEST_BASE_POOL))
+		kunit_skip(test,
+			   "XFAIL on the base pool: destroy does not unmap pages in flight");
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs two CPUs");
+	pool = pp_dma_pool(test, pp_dma_dev, 0, &r);
+	rc.pool = pool;
+	rc.page = pp_test_alloc(pool);
+	KUNIT_ASSERT_NOT_NULL(test, rc.page);
+
+	cpu = cpumask_any_but(cpu_online_mask, raw_smp_processor_id());
+	init_completion(&rc.started);
+	rc.task = kthread_create(pp_dma_racer_fn, &rc, "pp_dma_racer");
+	if (IS_ERR(rc.task)) {
+		KUNIT_FAIL(test, "no racer thread");
+		page_pool_put_full_page(pool, rc.page, false);
+		pp_test_destroy(pool);
+		return;
+	}
+	kthread_bind(rc.task, cpu);
+	wake_up_process(rc.task);
+	wait_for_completion(&rc.started);
+
+	pp_dma_racer = &rc;
+	pp_dma.unmap_hook = pp_dma_racer_unmap_hook;
+	pp_test_destroy(pool);
+	pp_dma.unmap_hook = NULL;
+	/* Lets the racer go if destroy never unmapped its page. */
+	WRITE_ONCE(rc.go, true);
+	kthread_stop(rc.task);
+
+	KUNIT_EXPECT_TRUE(test, READ_ONCE(rc.done));
+	KUNIT_EXPECT_FALSE(test, rc.freed_while_mapped);
+	KUNIT_EXPECT_TRUE(test, pp_test_released(&r));
+	KUNIT_EXPECT_EQ(test, pp_dma_live(), 0);
+}
 
 static struct pci_dev *pp_dma_pdev;
 
@@ -414,6 +781,11 @@ static struct kunit_case pp_dma_cases[] = {
 	KUNIT_CASE(pp_dma_release_page_unmaps),
 	KUNIT_CASE(pp_dma_destroy_unmaps_in_flight_pages),
 	KUNIT_CASE(pp_dma_free_skb_after_device_is_gone),
+	KUNIT_CASE(pp_dma_hardirq_return_to_full_ring_frees),
+	KUNIT_CASE(pp_dma_hardirq_return_after_destroy_frees),
+	KUNIT_CASE(pp_dma_hardirq_return_of_held_page_frees),
+	KUNIT_CASE(pp_dma_destroy_with_fragments_out),
+	KUNIT_CASE(pp_dma_page_not_freed_while_unmapped),
 	KUNIT_CASE(pp_dma_real_device_leaks_nothing),
 	{}
 };

@@ -10,6 +10,8 @@
 #include <kunit/test.h>
 #include <linux/cpumask.h>
 #include <linux/delay.h>
+#include <linux/device.h>
+#include <linux/dma-mapping.h>
 #include <linux/hrtimer.h>
 #include <linux/kthread.h>
 #include <linux/sched.h>
@@ -110,6 +112,7 @@ static void pp_ring_keeps_order_across_wraps(struct kunit *test)
 	/* Start just short of the indices wrapping around, too. */
 	r->head = ULONG_MAX - 4;
 	r->tail = r->head;
+	r->head_seen = r->head;
 	/* Three at a time through four cells: every lap starts elsewhere. */
 	for (round = 0; round < 10; round++) {
 		for (i = 0; i < 3; i++)
@@ -408,12 +411,173 @@ static void pp_ring_store_after_destroy_frees_pool(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, pp_test_released(&r));
 }
 
+/* A returner on another CPU, parked inside its RCU read-side section
+ * until it is let go or, with a page to store, until destroy has
+ * drained the ring past the cell it claimed (and set dma_closed).
+ */
+struct pp_ring_reader {
+	struct task_struct *task;
+	struct completion inside;
+	struct page_pool *pool;
+	struct page *page;
+	bool let_go;
+	bool waited_out;
+};
+
+static bool pp_ring_reader_may_go(struct pp_ring_reader *rd)
+{
+	/* The claimed page keeps the pool alive until it is published. */
+	return READ_ONCE(rd->let_go) ||
+	       (rd->page && READ_ONCE(rd->pool->dma_closed));
+}
+
+static int pp_ring_reader_fn(void *arg)
+{
+	unsigned long deadline = jiffies + PP_TEST_RELEASE_TIMEOUT;
+	struct pp_ring_reader *rd = arg;
+	unsigned long index = 0;
+	bool claimed = false;
+
+	rcu_read_lock();
+	if (rd->page)
+		claimed = pp_ring_claim(&rd->pool->ring, 1, &index);
+	complete(&rd->inside);
+	while (!pp_ring_reader_may_go(rd) && time_before(jiffies, deadline))
+		cpu_relax();
+	rd->waited_out = !pp_ring_reader_may_go(rd);
+	if (claimed)
+		pp_ring_publish(&rd->pool->ring, index, rd->page);
+	rcu_read_unlock();
+
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(1);
+	return 0;
+}
+
+/* Start @rd on a CPU other than the case's, which stays where it is. */
+static void pp_ring_reader_start(struct kunit *test, struct pp_ring_reader *rd)
+{
+	unsigned int cpu;
+
+	pp_test_pin_cpu();
+	cpu = cpumask_any_but(cpu_online_mask, raw_smp_processor_id());
+	init_completion(&rd->inside);
+	rd->task = kthread_create(pp_ring_reader_fn, rd, "pp_ring_reader");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(rd->task));
+	kthread_bind(rd->task, cpu);
+	wake_up_process(rd->task);
+	wait_for_completion(&rd->inside);
+}
+
+static void pp_ring_reader_stop(struct pp_ring_reader *rd)
+{
+	WRITE_ONCE(rd->let_go, true);
+	kthread_stop(rd->task);
+	pp_test_unpin_cpu();
+}
+
+/* A device that maps for real: swiotlb under QEMU, DMA-API debug on. */
+static struct device *pp_ring_dma_dev(struct kunit *test)
+{
+	struct device *dev;
+
+	if (!IS_ENABLED(CONFIG_HAS_DMA) || num_online_cpus() < 2)
+		kunit_skip(test, "needs DMA and two CPUs");
+	dev = root_device_register("pp_ring_dma");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(dev));
+	dev->dma_mask = &dev->coherent_dma_mask;
+	if (dma_set_mask_and_coherent(dev, DMA_BIT_MASK(64))) {
+		root_device_unregister(dev);
+		kunit_skip(test, "no DMA mask");
+	}
+	return dev;
+}
+
+static struct page_pool *pp_ring_dma_pool(struct kunit *test,
+					  struct device *dev)
+{
+	struct page_pool_params p = {
+		.flags = PP_FLAG_DMA_MAP,
+		.pool_size = 16,
+		.nid = NUMA_NO_NODE,
+		.dev = dev,
+		.dma_dir = DMA_FROM_DEVICE,
+	};
+	struct page_pool *pool = page_pool_create(&p);
+
+	KUNIT_EXPECT_FALSE(test, IS_ERR_OR_NULL(pool));
+	return IS_ERR(pool) ? NULL : pool;
+}
+
+/* With every page back there is no returner to wait for: destroy of a
+ * DMA-mapping pool returns while another CPU sits in an RCU read-side
+ * section, instead of sleeping until it leaves.
+ */
+static void pp_ring_destroy_with_all_back_does_not_wait(struct kunit *test)
+{
+	struct device *dev = pp_ring_dma_dev(test);
+	struct pp_ring_reader rd = {};
+	struct page_pool *pool;
+	struct page *page;
+
+	pool = pp_ring_dma_pool(test, dev);
+	if (pool) {
+		page = pp_test_alloc(pool);
+		if (page)
+			page_pool_put_full_page(pool, page, false);
+		pp_ring_reader_start(test, &rd);
+		page_pool_destroy(pool);
+		pp_ring_reader_stop(&rd);
+		KUNIT_EXPECT_FALSE_MSG(test, rd.waited_out,
+				       "destroy waited for an RCU grace period");
+	}
+	root_device_unregister(dev);
+}
+
+/* The common race at destroy: a returner saw the ring open, claimed a
+ * cell and publishes its page after destroy drained the ring. Destroy
+ * waits for it anyway before unmapping, so it drains the ring again
+ * and frees the pool itself, instead of leaving the page to the
+ * deferred free work.
+ */
+static void pp_ring_destroy_drains_stores_of_its_grace_period(struct kunit *test)
+{
+	struct device *dev = pp_ring_dma_dev(test);
+	struct pp_ring_reader rd = {};
+	struct pp_test_release r;
+	struct page_pool *pool;
+	bool freed_by_destroy;
+
+	pool = pp_ring_dma_pool(test, dev);
+	if (!pool)
+		goto out;
+	pp_test_watch_release(pool, &r);
+	rd.pool = pool;
+	rd.page = pp_test_alloc(pool);
+	if (!rd.page) {
+		KUNIT_FAIL(test, "no page");
+		pp_test_destroy(pool);
+		goto out;
+	}
+	pp_ring_reader_start(test, &rd);
+	pp_test_destroy(pool);
+	freed_by_destroy = completion_done(&r.released);
+	pp_ring_reader_stop(&rd);
+	KUNIT_EXPECT_FALSE(test, rd.waited_out);
+	KUNIT_EXPECT_TRUE(test, freed_by_destroy);
+	KUNIT_EXPECT_TRUE(test, pp_test_released(&r));
+out:
+	root_device_unregister(dev);
+}
+
 static struct kunit_case pp_ring_cases[] = {
 	KUNIT_CASE(pp_ring_holds_exactly_its_capacity),
 	KUNIT_CASE(pp_ring_keeps_order_across_wraps),
 	KUNIT_CASE(pp_ring_stops_at_unpublished_cell),
 	KUNIT_CASE(pp_ring_many_producers_lose_nothing),
 	KUNIT_CASE(pp_ring_store_after_destroy_frees_pool),
+	KUNIT_CASE(pp_ring_destroy_with_all_back_does_not_wait),
+	KUNIT_CASE(pp_ring_destroy_drains_stores_of_its_grace_period),
 	{}
 };
 

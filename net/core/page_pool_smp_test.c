@@ -146,8 +146,137 @@ static void pp_smp_cross_cpu_returns(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, pp_test_released(&r));
 }
 
+/* ---- the last fragment of a page, freed on two CPUs at once ---- */
+
+#define PP_SMP_RACE_PAGES	20000
+
+/* The two returners walk the same batch of pages, each page split in
+ * two fragments, in the same order and at the same time: for every
+ * page, each drops one fragment, so both race to drop the last one.
+ */
+struct pp_smp_race {
+	struct page_pool *pool;
+	struct page *pages[PP_SMP_BATCH];
+	unsigned int nr;
+	unsigned int round;	/* batches published by the allocator */
+	unsigned int done;	/* batches the other CPU finished */
+	unsigned int alloc_failed;
+	bool stop;
+};
+
+/* Softirq: a batch of whole pages, each made of two fragments. */
+static void pp_smp_race_alloc(void *arg)
+{
+	struct pp_smp_race *s = arg;
+	struct page *page;
+
+	for (s->nr = 0; s->nr < PP_SMP_BATCH; s->nr++) {
+		page = page_pool_dev_alloc_pages(s->pool);
+		if (!page) {
+			s->alloc_failed++;
+			break;
+		}
+		page_pool_fragment_page(page, 2);
+		s->pages[s->nr] = page;
+	}
+}
+
+static void pp_smp_race_put_batch(struct pp_smp_race *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->nr; i++)
+		page_pool_put_full_page(s->pool, s->pages[i], false);
+}
+
+/* The other CPU: drop one fragment of each page of every batch. */
+static int pp_smp_race_returner(void *arg)
+{
+	struct pp_smp_race *s = arg;
+	unsigned int seen = 0;
+
+	while (!READ_ONCE(s->stop)) {
+		/* Pairs with the allocator's release: the batch is there. */
+		if (smp_load_acquire(&s->round) == seen) {
+			cond_resched();
+			continue;
+		}
+		seen++;
+		pp_smp_race_put_batch(s);
+		/* Hand the batch's array back to the allocator. */
+		smp_store_release(&s->done, seen);
+	}
+	return 0;
+}
+
+static void pp_smp_last_fragment_on_two_cpus(struct kunit *test)
+{
+	struct page_pool_params p = {
+		.flags = PP_FLAG_PAGE_FRAG,
+		.pool_size = 256,
+		.nid = NUMA_NO_NODE,
+	};
+	struct pp_test_release r;
+	struct task_struct *returner;
+	unsigned int here, there, pages = 0;
+	struct pp_smp_race *s;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs two online CPUs");
+	s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	s->pool = page_pool_create(&p);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s->pool));
+	pp_test_watch_release(s->pool, &r);
+
+	here = get_cpu();
+	put_cpu();
+	there = cpumask_any_but(cpu_online_mask, here);
+	KUNIT_ASSERT_FALSE(test, set_cpus_allowed_ptr(current,
+						      cpumask_of(here)));
+	returner = kthread_create(pp_smp_race_returner, s, "pp_smp_race");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(returner));
+	kthread_bind(returner, there);
+	wake_up_process(returner);
+
+	while (pages < PP_SMP_RACE_PAGES && s->alloc_failed < 1000) {
+		pp_test_in_softirq(pp_smp_race_alloc, s);
+		if (!s->nr)
+			continue;
+		pages += s->nr;
+		/* Go: both CPUs drop their fragments of the batch now. */
+		smp_store_release(&s->round, s->round + 1);
+		pp_smp_race_put_batch(s);
+		/* Pairs with the returner's release: it is done with it. */
+		while (smp_load_acquire(&s->done) != s->round)
+			cond_resched();
+	}
+	WRITE_ONCE(s->stop, true);
+	kthread_stop(returner);
+	set_cpus_allowed_ptr(current, cpu_possible_mask);
+
+	KUNIT_EXPECT_GE(test, pages, (unsigned int)PP_SMP_RACE_PAGES);
+#ifdef CONFIG_PAGE_POOL_STATS
+	{
+		struct page_pool_stats st = {};
+
+		page_pool_get_stats(s->pool, &st);
+		/* Each page came back exactly once, whoever dropped last. */
+		KUNIT_EXPECT_EQ(test, st.recycle_stats.ring +
+				st.recycle_stats.ring_full +
+				st.recycle_stats.released_refcnt, (u64)pages);
+	}
+#endif
+	/* Nothing leaked: the pool goes at once. A page given back twice
+	 * would be counted released twice, which the pool reports.
+	 */
+	pp_test_destroy(s->pool);
+	KUNIT_EXPECT_TRUE(test, pp_test_released(&r));
+}
+
 static struct kunit_case pp_smp_cases[] = {
 	KUNIT_CASE(pp_smp_cross_cpu_returns),
+	KUNIT_CASE(pp_smp_last_fragment_on_two_cpus),
 	{}
 };
 

@@ -14,6 +14,7 @@
 #include <linux/etherdevice.h>
 #include <linux/ethtool.h>
 #include <linux/hrtimer.h>
+#include <linux/kmsg_dump.h>
 #include <linux/mm.h>
 #include <linux/netdevice.h>
 #include <linux/skbuff.h>
@@ -185,11 +186,6 @@ static const struct pp_bad_param pp_bad_params[] = {
  * because KUnit does not print a parameter's skip reason, and a known
  * defect has to show up as an expected failure.
  */
-static const struct pp_bad_param pp_pool_size_too_big = {
-	.desc = "pool_size above 32768 (the base pool clamps it)",
-	.err = -E2BIG, .p = { .pool_size = 32769 },
-};
-
 static const struct pp_bad_param pp_order_too_big = {
 	.desc = "order above MAX_ORDER - 1", .err = -EINVAL,
 	.p = { .order = MAX_ORDER },
@@ -238,12 +234,6 @@ static void pp_create_rejects_bad_params(struct kunit *test)
 	KUNIT_EXPECT_TRUE_MSG(test, pp_create_refuses(b), "%s", b->desc);
 }
 
-static void pp_create_rejects_pool_size_too_big(struct kunit *test)
-{
-	pp_test_xfail_base(test, pp_create_refuses(&pp_pool_size_too_big),
-			   pp_pool_size_too_big.desc);
-}
-
 static void pp_create_rejects_order_too_big(struct kunit *test)
 {
 	pp_test_xfail_base(test, pp_create_refuses(&pp_order_too_big),
@@ -260,6 +250,55 @@ static void pp_create_rejects_sync_beyond_page(struct kunit *test)
 {
 	pp_test_xfail_base(test, pp_create_refuses(&pp_sync_beyond_page),
 			   pp_sync_beyond_page.desc);
+}
+
+/* Allocate @n order-0 pages as a driver filling its ring at open. */
+static int pp_alloc_many(struct page_pool *pool, struct page **pages, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		pages[i] = page_pool_alloc_pages(pool, GFP_KERNEL);
+		if (!pages[i])
+			break;
+	}
+	return i;
+}
+
+/* The largest return ring a pool gets. */
+#define PP_TEST_RING_MAX	16384
+
+/* mlx5's striding RQ asks for more than 32768 pages: the pool is made,
+ * with the largest ring there is, and that ring really holds that many.
+ */
+static void pp_create_clamps_large_pool_size(struct kunit *test)
+{
+	struct page_pool_params p = pp_params(0);
+	int n = PP_TEST_RING_MAX + 1, got, i;
+	struct page_pool *pool;
+	struct page **pages;
+
+	pp_need_stats(test);
+	p.pool_size = 65536;
+	pool = pp_ctx_create(test, &p);
+	KUNIT_EXPECT_EQ(test, pool->p.pool_size, 65536U);
+
+	pages = kvcalloc(n, sizeof(*pages), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, pages);
+	got = pp_alloc_many(pool, pages, n);
+	for (i = 0; i < got; i++)
+		pp_return(pool, pages[i]);
+	kvfree(pages);
+	KUNIT_ASSERT_EQ(test, got, n);
+#ifdef CONFIG_PAGE_POOL_STATS
+	{
+		struct page_pool_stats s = pp_stats(pool);
+
+		KUNIT_EXPECT_EQ(test, s.recycle_stats.ring,
+				(u64)PP_TEST_RING_MAX);
+		KUNIT_EXPECT_EQ(test, s.recycle_stats.ring_full, 1ULL);
+	}
+#endif
 }
 
 /* Drivers read their parameters back from pool->p. */
@@ -383,7 +422,9 @@ struct pp_irq_return {
 	struct completion done;
 	struct page_pool *pool;
 	struct page *page;
+	bool allow_direct;
 	bool in_hardirq;
+	bool fired;
 };
 
 static enum hrtimer_restart pp_irq_return_fn(struct hrtimer *t)
@@ -391,9 +432,38 @@ static enum hrtimer_restart pp_irq_return_fn(struct hrtimer *t)
 	struct pp_irq_return *r = container_of(t, struct pp_irq_return, timer);
 
 	r->in_hardirq = in_hardirq();
-	page_pool_put_full_page(r->pool, r->page, false);
+	page_pool_put_full_page(r->pool, r->page, r->allow_direct);
+	WRITE_ONCE(r->fired, true);
 	complete(&r->done);
 	return HRTIMER_NORESTART;
+}
+
+static void pp_irq_return_start(struct pp_irq_return *r)
+{
+	init_completion(&r->done);
+	hrtimer_init_on_stack(&r->timer, CLOCK_MONOTONIC,
+			      HRTIMER_MODE_REL_HARD);
+	r->timer.function = pp_irq_return_fn;
+	hrtimer_start(&r->timer, ns_to_ktime(NSEC_PER_USEC),
+		      HRTIMER_MODE_REL_HARD);
+}
+
+/* Wait for the timer; false if it never fired (the page is still ours). */
+static bool pp_irq_return_finish(struct kunit *test, struct pp_irq_return *r)
+{
+	bool never_fired;
+
+	wait_for_completion_timeout(&r->done, 5 * HZ);
+	/* Either the timer never ran, or this waits out its callback, which
+	 * may still be returning from complete().
+	 */
+	never_fired = hrtimer_cancel(&r->timer);
+	destroy_hrtimer_on_stack(&r->timer);
+	if (never_fired)
+		KUNIT_FAIL(test, "the hard IRQ timer did not fire");
+	else
+		KUNIT_EXPECT_TRUE(test, r->in_hardirq);
+	return !never_fired;
 }
 
 static void pp_hardirq_return_is_reused(struct kunit *test)
@@ -401,7 +471,6 @@ static void pp_hardirq_return_is_reused(struct kunit *test)
 	struct page_pool_params p = pp_params(1);
 	struct pp_irq_return r = {};
 	struct page_pool *pool;
-	bool never_fired;
 	struct page *a;
 
 	/* Its producer lock is BH-safe only: hard IRQ would warn. */
@@ -413,27 +482,58 @@ static void pp_hardirq_return_is_reused(struct kunit *test)
 
 	r.pool = pool;
 	r.page = a;
-	init_completion(&r.done);
-	hrtimer_init_on_stack(&r.timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
-	r.timer.function = pp_irq_return_fn;
-	hrtimer_start(&r.timer, ns_to_ktime(NSEC_PER_USEC),
-		      HRTIMER_MODE_REL_HARD);
-	wait_for_completion_timeout(&r.done, 5 * HZ);
-	/* Either the timer never ran, or this waits out its callback, which
-	 * may still be returning from complete().
-	 */
-	never_fired = hrtimer_cancel(&r.timer);
-	destroy_hrtimer_on_stack(&r.timer);
-	if (never_fired) {
-		KUNIT_FAIL(test, "the hard IRQ timer did not fire");
+	pp_irq_return_start(&r);
+	if (!pp_irq_return_finish(test, &r)) {
 		pp_return(pool, a);
 		return;
 	}
 
-	KUNIT_EXPECT_TRUE(test, r.in_hardirq);
 	KUNIT_EXPECT_TRUE(test, pp_owns(pool, a));
 	a = pp_test_alloc_same(test, pool, a);
 	pp_return(pool, a);
+}
+
+/* A hard IRQ that interrupts the owner's BH-disabled section sees BH
+ * disabled too, but it is not the owner: touching the alloc cache there
+ * would race with the section it interrupted. Its direct return must
+ * take the ring.
+ */
+static void pp_hardirq_direct_return_takes_ring(struct kunit *test)
+{
+	struct page_pool_params p = pp_params(1);
+	struct pp_irq_return r = { .allow_direct = true };
+	unsigned long deadline;
+	struct page_pool *pool;
+	bool fired;
+
+	pp_need_stats(test);
+	pool = pp_ctx_create(test, &p);
+	r.pool = pool;
+	r.page = pp_test_alloc(pool);
+	KUNIT_ASSERT_NOT_NULL(test, r.page);
+
+	deadline = jiffies + 5 * HZ;
+	local_bh_disable();
+	pp_irq_return_start(&r);
+	while (!(fired = READ_ONCE(r.fired)) && time_before(jiffies, deadline))
+		cpu_relax();
+	local_bh_enable();
+	if (!pp_irq_return_finish(test, &r)) {
+		pp_return(pool, r.page);
+		return;
+	}
+	KUNIT_EXPECT_TRUE_MSG(test, fired, "the timer fired after BH was on");
+#ifdef CONFIG_PAGE_POOL_STATS
+	{
+		struct page_pool_stats s = pp_stats(pool);
+
+		pp_test_xfail_base(test, s.recycle_stats.cached == 0 &&
+				   s.recycle_stats.ring == 1,
+				   "a direct return from hard IRQ took the ring");
+	}
+#endif
+	r.page = pp_test_alloc_same(test, pool, r.page);
+	pp_return(pool, r.page);
 }
 
 static void pp_referenced_page_is_not_recycled(struct kunit *test)
@@ -500,6 +600,35 @@ static void pp_frag_shares_page_at_offsets(struct kunit *test)
 	for (i = 0; i < 4; i++)
 		pp_recycle(pool, ctx->pages[i]);
 	pp_recycle(pool, next);
+}
+
+/* Where build_skb() puts struct skb_shared_info: its atomics must be
+ * aligned whatever the frame sizes the driver asks for.
+ */
+static void pp_frag_offsets_fit_build_skb(struct kunit *test)
+{
+	static const unsigned int sizes[] = { 1, 1500, 777, 63, 1025, 8 };
+	unsigned int align = max_t(unsigned int, dma_get_cache_alignment(),
+				   __alignof__(struct skb_shared_info));
+	struct page_pool_params p = pp_params(0);
+	struct pp_ctx *ctx = test->priv;
+	unsigned int off, end = 0, i;
+	struct page_pool *pool;
+
+	p.flags = PP_FLAG_PAGE_FRAG;
+	pool = pp_ctx_create(test, &p);
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+		ctx->pages[i] = pp_alloc_frag(pool, sizes[i], &off);
+		KUNIT_ASSERT_NOT_NULL(test, ctx->pages[i]);
+		KUNIT_EXPECT_PTR_EQ(test, ctx->pages[i], ctx->pages[0]);
+		KUNIT_EXPECT_EQ_MSG(test, off % align, 0U, "size %u at %u",
+				    sizes[i], off);
+		/* Fragments never overlap: each starts past the last one. */
+		KUNIT_EXPECT_GE(test, off, end);
+		end = off + sizes[i];
+	}
+	for (i = 0; i < ARRAY_SIZE(sizes); i++)
+		pp_recycle(pool, ctx->pages[i]);
 }
 
 static void pp_frag_page_returns_after_last_fragment(struct kunit *test)
@@ -708,6 +837,235 @@ static void pp_update_nid_moves_refills(struct kunit *test)
 	pp_return(pool, b);
 }
 
+/* A node change leaves the ring full of the old node's pages: one
+ * allocation must not free them all in one NAPI poll.
+ */
+static void pp_refill_waives_a_batch_at_most(struct kunit *test)
+{
+	struct page_pool_params p = pp_params(0);
+	struct page_pool *pool;
+	struct page **pages;
+	int n = 200, got, i;
+	struct page *a;
+
+	if (num_online_nodes() < 2)
+		kunit_skip(test, "needs two online NUMA nodes");
+	pp_need_stats(test);
+	p.nid = first_online_node;
+	p.pool_size = 256;
+	pool = pp_ctx_create(test, &p);
+	pages = kvcalloc(n, sizeof(*pages), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, pages);
+	got = pp_alloc_many(pool, pages, n);
+	for (i = 0; i < got; i++)
+		pp_return(pool, pages[i]);
+	kvfree(pages);
+	KUNIT_ASSERT_EQ(test, got, n);
+
+	page_pool_update_nid(pool, next_online_node(p.nid));
+	a = pp_test_alloc(pool);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+#ifdef CONFIG_PAGE_POOL_STATS
+	{
+		u64 waived = pp_stats(pool).alloc_stats.waive;
+
+		KUNIT_EXPECT_GE(test, waived, 1ULL);
+		KUNIT_EXPECT_LE(test, waived, 64ULL);
+	}
+#endif
+	pp_return(pool, a);
+}
+
+/* Pages that fill a node, so that the page allocator must serve that
+ * node's requests from another one, as under memory pressure there.
+ */
+struct pp_node_hog {
+	struct list_head pages;
+	int nid;
+};
+
+static void pp_node_hog_init(struct pp_node_hog *hog, int nid)
+{
+	INIT_LIST_HEAD(&hog->pages);
+	hog->nid = nid;
+}
+
+static void pp_node_hog_add(struct pp_node_hog *hog, struct page *page,
+			    int order)
+{
+	set_page_private(page, order);
+	list_add(&page->lru, &hog->pages);
+}
+
+/* Take what the node has left to atomic allocations, reserves included
+ * (so no __GFP_NOMEMALLOC, which would leave them to the pool); other
+ * CPUs may free more at any time.
+ */
+static void pp_node_hog_fill(struct pp_node_hog *hog)
+{
+	const gfp_t gfp = GFP_ATOMIC | __GFP_THISNODE | __GFP_NOWARN;
+	int nid = hog->nid;
+	struct page *page;
+	int order;
+
+	for (order = MAX_ORDER - 1; order >= 0; order--) {
+		while ((page = alloc_pages_node(nid, gfp, order)))
+			pp_node_hog_add(hog, page, order);
+	}
+}
+
+/* A node other than the one the case runs on, whose CPU frees less. */
+static int pp_remote_node(void)
+{
+	int nid = next_online_node(numa_node_id());
+
+	return nid < MAX_NUMNODES ? nid : first_online_node;
+}
+
+static void pp_node_hog_free(struct pp_node_hog *hog)
+{
+	struct page *page, *next;
+
+	list_for_each_entry_safe(page, next, &hog->pages, lru) {
+		list_del(&page->lru);
+		__free_pages(page, page_private(page));
+	}
+}
+
+/* The node the pool is fixed to runs out: the page the pool gets from
+ * another node is still recycled by a direct return, or every XDP_DROP
+ * would go to the page allocator just when memory is short.
+ */
+static void pp_direct_return_keeps_fallback_page(struct kunit *test)
+{
+	struct page_pool_params p = pp_params(1);
+	struct page *a = NULL;
+	struct pp_node_hog hog;
+	struct page_pool *pool;
+	int tries;
+
+	if (num_online_nodes() < 2)
+		kunit_skip(test, "needs two online NUMA nodes");
+	p.nid = pp_remote_node();
+	pool = pp_ctx_create(test, &p);
+
+	/* Order-1 pages come one at a time; one the node got back between
+	 * the fill and the allocation goes to the hog, and we fill again.
+	 */
+	pp_node_hog_init(&hog, p.nid);
+	for (tries = 0; tries < 16; tries++) {
+		pp_node_hog_fill(&hog);
+		a = pp_test_alloc(pool);
+		if (!a || page_to_nid(a) != p.nid)
+			break;
+		page_pool_release_page(pool, a);
+		pp_node_hog_add(&hog, a, p.order);
+	}
+	pp_node_hog_free(&hog);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	KUNIT_ASSERT_NE_MSG(test, page_to_nid(a), p.nid,
+			    "node %d could not be filled", p.nid);
+	pp_recycle(pool, a);
+	KUNIT_EXPECT_TRUE(test, pp_owns(pool, a));
+	a = pp_test_alloc_same(test, pool, a);
+	pp_recycle(pool, a);
+}
+
+/* What the log says from @seq on, if it mentions an allocation failure. */
+static bool pp_log_has_alloc_failure(u64 seq)
+{
+	struct kmsg_dump_iter iter;
+	static char line[256];
+	bool found = false;
+	size_t len;
+
+	kmsg_dump_rewind(&iter);
+	iter.cur_seq = max(iter.cur_seq, seq);
+	while (kmsg_dump_get_line(&iter, false, line, sizeof(line) - 1, &len)) {
+		line[len] = '\0';
+		if (strstr(line, "page allocation failure"))
+			found = true;
+	}
+	return found;
+}
+
+/* The sequence number the next log line will get. */
+static u64 pp_log_end(void)
+{
+	struct kmsg_dump_iter iter;
+
+	kmsg_dump_rewind(&iter);
+	return iter.next_seq;
+}
+
+/* Drivers pass a bare GFP_ATOMIC; running short of pages in an RX ring
+ * is expected under memory pressure and must not fill the log.
+ */
+static void pp_atomic_alloc_failure_is_quiet(struct kunit *test)
+{
+	struct page_pool_params p = pp_params(1);
+	struct page *a = NULL;
+	struct pp_node_hog hog;
+	struct page_pool *pool;
+	int tries;
+	u64 seq;
+
+	if (num_online_nodes() < 2)
+		kunit_skip(test, "needs two online NUMA nodes");
+	p.nid = pp_remote_node();
+	pool = pp_ctx_create(test, &p);
+
+	seq = pp_log_end();
+	pp_node_hog_init(&hog, p.nid);
+	/* A page the node got back between the fill and the allocation
+	 * serves it: the hog takes it, and we fill again.
+	 */
+	for (tries = 0; tries < 16; tries++) {
+		pp_node_hog_fill(&hog);
+		a = page_pool_alloc_pages(pool, GFP_ATOMIC | __GFP_THISNODE);
+		if (!a)
+			break;
+		page_pool_release_page(pool, a);
+		pp_node_hog_add(&hog, a, p.order);
+	}
+	pp_node_hog_free(&hog);
+	if (a)
+		kunit_skip(test, "node %d could not be filled", p.nid);
+	KUNIT_EXPECT_FALSE(test, pp_log_has_alloc_failure(seq));
+}
+
+/* A pool asked for a node without memory allocates from the nearest
+ * node that has some, as NUMA_NO_NODE does, and recycles those pages:
+ * none of them is on the node it was asked for.
+ */
+static void pp_memoryless_nid_recycles_fallback_pages(struct kunit *test)
+{
+	struct page_pool_params p = pp_params(1);
+	struct page_pool *pool;
+	struct page *a;
+	int nid;
+
+	if (IS_ENABLED(CONFIG_PAGE_POOL_KUNIT_TEST_BASE_POOL))
+		kunit_skip(test,
+			   "XFAIL on the base pool: allocates on the node without memory");
+	for (nid = 0; nid < MAX_NUMNODES; nid++)
+		if (!node_state(nid, N_MEMORY))
+			break;
+	if (nid == MAX_NUMNODES)
+		kunit_skip(test, "every node has memory");
+	p.nid = nid;
+	pool = pp_ctx_create(test, &p);
+	a = pp_test_alloc(pool);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	KUNIT_EXPECT_EQ(test, page_to_nid(a), numa_mem_id());
+	pp_return(pool, a);
+	/* Through the ring: the refill keeps it. */
+	a = pp_test_alloc_same(test, pool, a);
+	pp_recycle(pool, a);
+	a = pp_test_alloc_same(test, pool, a);
+	pp_recycle(pool, a);
+}
+
 static void pp_nid_changed_updates_pool(struct kunit *test)
 {
 	struct page_pool_params p = pp_params(0);
@@ -878,6 +1236,179 @@ static void pp_stats_ethtool_helpers(struct kunit *test)
 #endif
 }
 
+/* ---- pages the pool must not keep, and the pool's last page ---- */
+
+/* Mark a page of the pool as one the page allocator took from the
+ * pfmemalloc reserves, the way it does: set_page_pfmemalloc() sets the
+ * low bits of the word that pp_magic shares, then the pool adds its
+ * signature on top.
+ *
+ * Return: pp_magic before, for pp_unmark_pfmemalloc().
+ */
+static unsigned long pp_mark_pfmemalloc(struct page *page)
+{
+	unsigned long magic = page->pp_magic;
+
+	set_page_pfmemalloc(page);
+	page->pp_magic |= magic;
+	return magic;
+}
+
+static void pp_unmark_pfmemalloc(struct page *page, unsigned long magic)
+{
+	page->pp_magic = magic;
+}
+
+/* A page from the reserves goes back to the page allocator whichever
+ * way it is returned, so that the reserves are refilled: the pool must
+ * not keep it in the alloc cache nor in the ring. The pool frees it
+ * with the mark still set, as it does a page that really came from the
+ * reserves; if it kept one, the case takes it back and clears the mark
+ * before giving it back.
+ */
+static void pp_pfmemalloc_page_is_not_recycled(struct kunit *test)
+{
+	struct page_pool_params p = pp_params(0);
+	struct pp_ctx *ctx = test->priv;
+	unsigned long magic[2];
+	struct page_pool *pool;
+	struct page *got;
+	int i;
+
+	pp_need_stats(test);
+	pool = pp_ctx_create(test, &p);
+	for (i = 0; i < 2; i++) {
+		ctx->pages[i] = pp_test_alloc(pool);
+		KUNIT_ASSERT_NOT_NULL(test, ctx->pages[i]);
+		magic[i] = pp_mark_pfmemalloc(ctx->pages[i]);
+		KUNIT_ASSERT_TRUE(test, page_is_pfmemalloc(ctx->pages[i]));
+		KUNIT_ASSERT_TRUE(test, pp_owns(pool, ctx->pages[i]));
+	}
+	pp_recycle(pool, ctx->pages[0]);	/* not into the cache */
+	pp_return(pool, ctx->pages[1]);		/* not into the ring */
+#ifdef CONFIG_PAGE_POOL_STATS
+	{
+		struct page_pool_stats s = pp_stats(pool);
+
+		KUNIT_EXPECT_EQ(test, s.recycle_stats.cached, 0ULL);
+		KUNIT_EXPECT_EQ(test, s.recycle_stats.ring, 0ULL);
+		KUNIT_EXPECT_EQ(test, s.recycle_stats.released_refcnt, 2ULL);
+	}
+#endif
+	/* The cache is a stack: a page kept there would come first. */
+	got = pp_test_alloc(pool);
+	KUNIT_ASSERT_NOT_NULL(test, got);
+	KUNIT_EXPECT_PTR_NE(test, got, ctx->pages[0]);
+	for (i = 0; i < 2; i++)
+		if (got == ctx->pages[i])
+			pp_unmark_pfmemalloc(got, magic[i]);
+	pp_recycle(pool, got);
+}
+
+/* Recycling into a full alloc cache: the page takes the ring instead,
+ * counted as cache_full, and comes back from there.
+ */
+static void pp_recycle_into_full_cache_takes_ring(struct kunit *test)
+{
+	/* Three bulk refills, to empty the cache: see the precondition. */
+	const int n = 3 * PP_ALLOC_CACHE_REFILL;
+	struct page_pool_params p = pp_params(0);
+	const int extra = PP_ALLOC_CACHE_SIZE;
+	struct page **pages, *want;
+	struct page_pool *pool;
+	int i;
+
+	pp_need_stats(test);
+	pages = kunit_kcalloc(test, n, sizeof(*pages), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, pages);
+	p.pool_size = 256;
+	pool = pp_ctx_create(test, &p);
+	for (i = 0; i < n; i++) {
+		pages[i] = pp_test_alloc(pool);
+		if (!pages[i]) {
+			KUNIT_FAIL(test, "allocation %d failed", i);
+			goto out;
+		}
+	}
+	if (pool->alloc.count) {
+		KUNIT_FAIL(test, "precondition: %u pages left in the cache",
+			   pool->alloc.count);
+		goto out;
+	}
+
+	for (i = 0; i < PP_ALLOC_CACHE_SIZE; i++)
+		pp_recycle(pool, pages[i]);
+	/* The cache is full: this one must not be written past its end. */
+	pp_recycle(pool, pages[extra]);
+#ifdef CONFIG_PAGE_POOL_STATS
+	{
+		struct page_pool_stats s = pp_stats(pool);
+
+		KUNIT_EXPECT_EQ(test, s.recycle_stats.cached,
+				(u64)PP_ALLOC_CACHE_SIZE);
+		KUNIT_EXPECT_EQ(test, s.recycle_stats.cache_full, 1ULL);
+		KUNIT_EXPECT_EQ(test, s.recycle_stats.ring, 1ULL);
+	}
+#endif
+	/* The cache hands back what it holds, then the refill finds the
+	 * extra page in the ring. Until then, the pool has them all.
+	 */
+	want = pages[extra];
+	for (i = 0; i <= extra; i++)
+		pages[i] = NULL;
+	for (i = 0; i < PP_ALLOC_CACHE_SIZE; i++) {
+		pages[i] = pp_test_alloc(pool);
+		if (!pages[i]) {
+			KUNIT_FAIL(test, "allocation from the cache failed");
+			goto out;
+		}
+	}
+	pages[extra] = pp_test_alloc_same(test, pool, want);
+out:
+	for (i = 0; i < n; i++)
+		if (pages[i])
+			pp_return(pool, pages[i]);
+}
+
+/* How long the returner of a destroyed pool's last page may take to
+ * get the pool freed. The release work retries once a second, so the
+ * pool would go even without the returner's kick: a wait of a quarter
+ * of that interval from the last return fails when the kick is broken,
+ * and is still a wide margin for a work item queued at once.
+ */
+#define PP_TEST_KICK_TIMEOUT	(HZ / 4)
+
+/* After destroy, each page that comes back is freed, and the one that
+ * brings the last page back kicks the release work: the pool (and so
+ * the driver's XDP memory model) goes at once, not at the next retry.
+ */
+static void pp_last_return_after_destroy_frees_pool(struct kunit *test)
+{
+	struct page_pool_params p = pp_params(1);
+	struct pp_ctx *ctx = test->priv;
+	struct page_pool *pool = pp_ctx_create(test, &p);
+	bool freed;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		ctx->pages[i] = pp_test_alloc(pool);
+		KUNIT_ASSERT_NOT_NULL(test, ctx->pages[i]);
+	}
+	ctx->pool = NULL;
+	pp_test_destroy(pool);
+	pp_return(pool, ctx->pages[0]);
+	/* One page is still out. */
+	KUNIT_EXPECT_FALSE(test, completion_done(&ctx->release.released));
+	pp_return(pool, ctx->pages[1]);
+	freed = wait_for_completion_timeout(&ctx->release.released,
+					    PP_TEST_KICK_TIMEOUT);
+	pp_test_xfail_base(test, freed,
+			   "the last page back frees the destroyed pool at once");
+	/* Its disconnect callback must not outlive the case. */
+	if (!freed)
+		KUNIT_EXPECT_TRUE(test, pp_test_released(&ctx->release));
+}
+
 /* ---- the suite ---- */
 
 static int pp_test_init(struct kunit *test)
@@ -913,7 +1444,7 @@ static void pp_suite_exit(struct kunit_suite *suite)
 static struct kunit_case pp_cases[] = {
 	KUNIT_CASE_PARAM(pp_create_rejects_bad_params,
 			 pp_bad_params_gen_params),
-	KUNIT_CASE(pp_create_rejects_pool_size_too_big),
+	KUNIT_CASE(pp_create_clamps_large_pool_size),
 	KUNIT_CASE(pp_create_rejects_order_too_big),
 	KUNIT_CASE(pp_create_rejects_dma_map_without_dev),
 	KUNIT_CASE(pp_create_rejects_sync_beyond_page),
@@ -923,9 +1454,11 @@ static struct kunit_case pp_cases[] = {
 	KUNIT_CASE(pp_ring_return_is_reused),
 	KUNIT_CASE(pp_full_ring_frees_page),
 	KUNIT_CASE(pp_hardirq_return_is_reused),
+	KUNIT_CASE(pp_hardirq_direct_return_takes_ring),
 	KUNIT_CASE(pp_referenced_page_is_not_recycled),
 	KUNIT_CASE(pp_release_page_unaccounts),
 	KUNIT_CASE(pp_frag_shares_page_at_offsets),
+	KUNIT_CASE(pp_frag_offsets_fit_build_skb),
 	KUNIT_CASE(pp_frag_page_returns_after_last_fragment),
 	KUNIT_CASE(pp_skb_head_returns_to_pool),
 	KUNIT_CASE(pp_skb_frag_returns_to_pool),
@@ -933,12 +1466,19 @@ static struct kunit_case pp_cases[] = {
 	KUNIT_CASE(pp_xdp_return_frame_rx_napi),
 	KUNIT_CASE(pp_xdp_return_frame_bulk),
 	KUNIT_CASE(pp_update_nid_moves_refills),
+	KUNIT_CASE(pp_refill_waives_a_batch_at_most),
+	KUNIT_CASE(pp_direct_return_keeps_fallback_page),
+	KUNIT_CASE(pp_atomic_alloc_failure_is_quiet),
+	KUNIT_CASE(pp_memoryless_nid_recycles_fallback_pages),
 	KUNIT_CASE(pp_nid_changed_updates_pool),
 	KUNIT_CASE(pp_destroy_waits_for_in_flight_page),
 	KUNIT_CASE(pp_destroy_while_skb_holds_page),
 	KUNIT_CASE(pp_stats_count_every_operation),
 	KUNIT_CASE(pp_stats_high_order_and_refill),
 	KUNIT_CASE(pp_stats_ethtool_helpers),
+	KUNIT_CASE(pp_pfmemalloc_page_is_not_recycled),
+	KUNIT_CASE(pp_recycle_into_full_cache_takes_ring),
+	KUNIT_CASE(pp_last_return_after_destroy_frees_pool),
 	{}
 };
 
