@@ -328,21 +328,6 @@ static void pp_dma_free_skb_after_device_is_gone(struct kunit *test)
 
 /* ---- returns that must free the page, fragments at destroy ---- */
 
-static bool pp_dma_owns(struct page_pool *pool, struct page *page)
-{
-	return (page->pp_magic & ~0x3UL) == PP_SIGNATURE && page->pp == pool;
-}
-
-#ifdef CONFIG_PAGE_POOL_STATS
-static struct page_pool_stats pp_dma_stats(struct page_pool *pool)
-{
-	struct page_pool_stats s = {};
-
-	page_pool_get_stats(pool, &s);
-	return s;
-}
-#endif
-
 /* A page given back from hard IRQ context: an hrtimer in hard mode. */
 struct pp_dma_irq_put {
 	struct hrtimer timer;
@@ -430,7 +415,7 @@ static void pp_dma_hardirq_return_to_full_ring_frees(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, atomic_read(&pp_dma.unmaps), unmaps + 1);
 #ifdef CONFIG_PAGE_POOL_STATS
 		{
-			struct page_pool_stats s = pp_dma_stats(pool);
+			struct page_pool_stats s = pp_test_stats(pool);
 
 			KUNIT_EXPECT_EQ(test, s.recycle_stats.ring, 1ULL);
 			KUNIT_EXPECT_EQ(test, s.recycle_stats.ring_full, 1ULL);
@@ -500,11 +485,11 @@ static void pp_dma_hardirq_return_of_held_page_frees(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, atomic_read(&pp_dma.unmaps), unmaps + 1);
 		KUNIT_EXPECT_EQ(test, page_pool_get_dma_addr(a),
 				(dma_addr_t)0);
-		KUNIT_EXPECT_FALSE(test, pp_dma_owns(pool, a));
+		KUNIT_EXPECT_FALSE(test, pp_test_owns(pool, a));
 		KUNIT_EXPECT_EQ(test, page_ref_count(a), 1);
 #ifdef CONFIG_PAGE_POOL_STATS
 		{
-			struct page_pool_stats s = pp_dma_stats(pool);
+			struct page_pool_stats s = pp_test_stats(pool);
 
 			KUNIT_EXPECT_EQ(test, s.recycle_stats.released_refcnt,
 					1ULL);

@@ -85,6 +85,26 @@ static int pp_smp_returner(void *arg)
 	return 0;
 }
 
+/* Keep the case on its CPU (tasklets run where they are scheduled)
+ * and start @fn(@arg) on another one.
+ *
+ * Return: the thread, or an error pointer.
+ */
+static struct task_struct *pp_smp_start_returner(int (*fn)(void *arg),
+						 void *arg, const char *name)
+{
+	unsigned int here = raw_smp_processor_id();
+	struct task_struct *returner;
+
+	set_cpus_allowed_ptr(current, cpumask_of(here));
+	returner = kthread_create(fn, arg, "%s", name);
+	if (IS_ERR(returner))
+		return returner;
+	kthread_bind(returner, cpumask_any_but(cpu_online_mask, here));
+	wake_up_process(returner);
+	return returner;
+}
+
 static void pp_smp_cross_cpu_returns(struct kunit *test)
 {
 	struct page_pool_params p = {
@@ -93,7 +113,6 @@ static void pp_smp_cross_cpu_returns(struct kunit *test)
 	};
 	struct pp_test_release r;
 	struct task_struct *returner;
-	unsigned int here, there;
 	struct pp_smp *s;
 
 	if (num_online_cpus() < 2)
@@ -104,18 +123,9 @@ static void pp_smp_cross_cpu_returns(struct kunit *test)
 	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s->pool));
 	pp_test_watch_release(s->pool, &r);
 
-	/* Allocate on this CPU (tasklets run where they are scheduled),
-	 * return on another.
-	 */
-	here = get_cpu();
-	put_cpu();
-	there = cpumask_any_but(cpu_online_mask, here);
-	KUNIT_ASSERT_FALSE(test, set_cpus_allowed_ptr(current,
-						      cpumask_of(here)));
-	returner = kthread_create(pp_smp_returner, s, "pp_smp_return");
+	/* Allocate on this CPU, return on another. */
+	returner = pp_smp_start_returner(pp_smp_returner, s, "pp_smp_return");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(returner));
-	kthread_bind(returner, there);
-	wake_up_process(returner);
 
 	while (s->allocated < PP_SMP_PAGES && s->alloc_failed < 1000) {
 		pp_test_in_softirq(pp_smp_alloc_batch, s);
@@ -218,8 +228,8 @@ static void pp_smp_last_fragment_on_two_cpus(struct kunit *test)
 	};
 	struct pp_test_release r;
 	struct task_struct *returner;
-	unsigned int here, there, pages = 0;
 	struct pp_smp_race *s;
+	unsigned int pages = 0;
 
 	if (num_online_cpus() < 2)
 		kunit_skip(test, "needs two online CPUs");
@@ -229,15 +239,9 @@ static void pp_smp_last_fragment_on_two_cpus(struct kunit *test)
 	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s->pool));
 	pp_test_watch_release(s->pool, &r);
 
-	here = get_cpu();
-	put_cpu();
-	there = cpumask_any_but(cpu_online_mask, here);
-	KUNIT_ASSERT_FALSE(test, set_cpus_allowed_ptr(current,
-						      cpumask_of(here)));
-	returner = kthread_create(pp_smp_race_returner, s, "pp_smp_race");
+	returner = pp_smp_start_returner(pp_smp_race_returner, s,
+					 "pp_smp_race");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(returner));
-	kthread_bind(returner, there);
-	wake_up_process(returner);
 
 	while (pages < PP_SMP_RACE_PAGES && s->alloc_failed < 1000) {
 		pp_test_in_softirq(pp_smp_race_alloc, s);

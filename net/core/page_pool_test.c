@@ -138,21 +138,6 @@ static void pp_return(struct page_pool *pool, struct page *page)
 	page_pool_put_full_page(pool, page, false);
 }
 
-static bool pp_owns(struct page_pool *pool, struct page *page)
-{
-	return (page->pp_magic & ~0x3UL) == PP_SIGNATURE && page->pp == pool;
-}
-
-#ifdef CONFIG_PAGE_POOL_STATS
-static struct page_pool_stats pp_stats(struct page_pool *pool)
-{
-	struct page_pool_stats s = {};
-
-	page_pool_get_stats(pool, &s);
-	return s;
-}
-#endif
-
 static void pp_need_stats(struct kunit *test)
 {
 	if (!IS_ENABLED(CONFIG_PAGE_POOL_STATS))
@@ -252,17 +237,26 @@ static void pp_create_rejects_sync_beyond_page(struct kunit *test)
 			   pp_sync_beyond_page.desc);
 }
 
-/* Allocate @n order-0 pages as a driver filling its ring at open. */
-static int pp_alloc_many(struct page_pool *pool, struct page **pages, int n)
+/* Allocate @n pages as a driver filling its RX ring at open, then
+ * give them all back through the return ring, as the stack would.
+ */
+static void pp_cycle_through_ring(struct kunit *test, struct page_pool *pool,
+				  int n)
 {
-	int i;
+	struct page **pages;
+	int got, i;
 
-	for (i = 0; i < n; i++) {
-		pages[i] = page_pool_alloc_pages(pool, GFP_KERNEL);
-		if (!pages[i])
+	pages = kvcalloc(n, sizeof(*pages), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, pages);
+	for (got = 0; got < n; got++) {
+		pages[got] = page_pool_alloc_pages(pool, GFP_KERNEL);
+		if (!pages[got])
 			break;
 	}
-	return i;
+	for (i = 0; i < got; i++)
+		pp_return(pool, pages[i]);
+	kvfree(pages);
+	KUNIT_ASSERT_EQ(test, got, n);
 }
 
 /* The largest return ring a pool gets. */
@@ -274,25 +268,16 @@ static int pp_alloc_many(struct page_pool *pool, struct page **pages, int n)
 static void pp_create_clamps_large_pool_size(struct kunit *test)
 {
 	struct page_pool_params p = pp_params(0);
-	int n = PP_TEST_RING_MAX + 1, got, i;
 	struct page_pool *pool;
-	struct page **pages;
 
 	pp_need_stats(test);
 	p.pool_size = 65536;
 	pool = pp_ctx_create(test, &p);
 	KUNIT_EXPECT_EQ(test, pool->p.pool_size, 65536U);
-
-	pages = kvcalloc(n, sizeof(*pages), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, pages);
-	got = pp_alloc_many(pool, pages, n);
-	for (i = 0; i < got; i++)
-		pp_return(pool, pages[i]);
-	kvfree(pages);
-	KUNIT_ASSERT_EQ(test, got, n);
+	pp_cycle_through_ring(test, pool, PP_TEST_RING_MAX + 1);
 #ifdef CONFIG_PAGE_POOL_STATS
 	{
-		struct page_pool_stats s = pp_stats(pool);
+		struct page_pool_stats s = pp_test_stats(pool);
 
 		KUNIT_EXPECT_EQ(test, s.recycle_stats.ring,
 				(u64)PP_TEST_RING_MAX);
@@ -331,14 +316,14 @@ static void pp_alloc_empty_pool_refills_in_bulk(struct kunit *test)
 	pp_need_stats(test);
 	a = pp_test_alloc(pool);
 	KUNIT_ASSERT_NOT_NULL(test, a);
-	KUNIT_EXPECT_TRUE(test, pp_owns(pool, a));
+	KUNIT_EXPECT_TRUE(test, pp_test_owns(pool, a));
 	KUNIT_EXPECT_EQ(test, page_ref_count(a), 1);
 	b = pp_test_alloc(pool);
 	KUNIT_ASSERT_NOT_NULL(test, b);
 	KUNIT_EXPECT_PTR_NE(test, a, b);
 #ifdef CONFIG_PAGE_POOL_STATS
 	{
-		struct page_pool_stats s = pp_stats(pool);
+		struct page_pool_stats s = pp_test_stats(pool);
 
 		/* One trip to the page allocator filled the cache. */
 		KUNIT_EXPECT_EQ(test, s.alloc_stats.slow, 1ULL);
@@ -357,7 +342,7 @@ static void pp_recycle_direct_is_reused(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, a);
 	pp_recycle(pool, a);
-	KUNIT_EXPECT_TRUE(test, pp_owns(pool, a));
+	KUNIT_EXPECT_TRUE(test, pp_test_owns(pool, a));
 	/* The cache is a stack: the page just recycled comes first. */
 	a = pp_test_alloc_same(test, pool, a);
 	pp_recycle(pool, a);
@@ -374,7 +359,7 @@ static void pp_ring_return_is_reused(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, a);
 	pp_return(pool, a);
-	KUNIT_EXPECT_TRUE(test, pp_owns(pool, a));
+	KUNIT_EXPECT_TRUE(test, pp_test_owns(pool, a));
 	a = pp_test_alloc_same(test, pool, a);
 	pp_return(pool, a);
 }
@@ -397,7 +382,7 @@ static void pp_full_ring_frees_page(struct kunit *test)
 		pp_return(pool, ctx->pages[i]);
 #ifdef CONFIG_PAGE_POOL_STATS
 	{
-		struct page_pool_stats s = pp_stats(pool);
+		struct page_pool_stats s = pp_test_stats(pool);
 
 		KUNIT_EXPECT_EQ(test, s.recycle_stats.ring, 2ULL);
 		KUNIT_EXPECT_EQ(test, s.recycle_stats.ring_full, 1ULL);
@@ -488,7 +473,7 @@ static void pp_hardirq_return_is_reused(struct kunit *test)
 		return;
 	}
 
-	KUNIT_EXPECT_TRUE(test, pp_owns(pool, a));
+	KUNIT_EXPECT_TRUE(test, pp_test_owns(pool, a));
 	a = pp_test_alloc_same(test, pool, a);
 	pp_return(pool, a);
 }
@@ -525,7 +510,7 @@ static void pp_hardirq_direct_return_takes_ring(struct kunit *test)
 	KUNIT_EXPECT_TRUE_MSG(test, fired, "the timer fired after BH was on");
 #ifdef CONFIG_PAGE_POOL_STATS
 	{
-		struct page_pool_stats s = pp_stats(pool);
+		struct page_pool_stats s = pp_test_stats(pool);
 
 		pp_test_xfail_base(test, s.recycle_stats.cached == 0 &&
 				   s.recycle_stats.ring == 1,
@@ -546,12 +531,12 @@ static void pp_referenced_page_is_not_recycled(struct kunit *test)
 	get_page(a);
 	pp_recycle(pool, a);
 	/* The pool let go of it: it is an ordinary page, ours alone. */
-	KUNIT_EXPECT_FALSE(test, pp_owns(pool, a));
+	KUNIT_EXPECT_FALSE(test, pp_test_owns(pool, a));
 	KUNIT_EXPECT_EQ(test, page_ref_count(a), 1);
 	b = pp_test_alloc(pool);
 	KUNIT_EXPECT_PTR_NE(test, b, a);
 #ifdef CONFIG_PAGE_POOL_STATS
-	KUNIT_EXPECT_EQ(test, pp_stats(pool).recycle_stats.released_refcnt,
+	KUNIT_EXPECT_EQ(test, pp_test_stats(pool).recycle_stats.released_refcnt,
 			1ULL);
 #endif
 	pp_recycle(pool, b);
@@ -568,7 +553,7 @@ static void pp_release_page_unaccounts(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, a);
 	page_pool_release_page(pool, a);
-	KUNIT_EXPECT_FALSE(test, pp_owns(pool, a));
+	KUNIT_EXPECT_FALSE(test, pp_test_owns(pool, a));
 	KUNIT_EXPECT_TRUE(test, pp_ctx_destroy(ctx));
 	KUNIT_EXPECT_EQ(test, page_ref_count(a), 1);
 	put_page(a);
@@ -649,10 +634,10 @@ static void pp_frag_page_returns_after_last_fragment(struct kunit *test)
 	for (i = 0; i < 3; i++)
 		pp_recycle(pool, page);
 #ifdef CONFIG_PAGE_POOL_STATS
-	KUNIT_EXPECT_EQ(test, pp_stats(pool).recycle_stats.cached, 0ULL);
-	KUNIT_EXPECT_TRUE(test, pp_owns(pool, page));
+	KUNIT_EXPECT_EQ(test, pp_test_stats(pool).recycle_stats.cached, 0ULL);
+	KUNIT_EXPECT_TRUE(test, pp_test_owns(pool, page));
 	pp_recycle(pool, page);
-	KUNIT_EXPECT_EQ(test, pp_stats(pool).recycle_stats.cached, 1ULL);
+	KUNIT_EXPECT_EQ(test, pp_test_stats(pool).recycle_stats.cached, 1ULL);
 #endif
 	/* Whole-page allocations are served from the cache first. */
 	page = pp_test_alloc_same(test, pool, page);
@@ -676,7 +661,7 @@ static void pp_skb_head_returns_to_pool(struct kunit *test)
 	skb_put(skb, 60);
 	skb_mark_for_recycle(skb);
 	kfree_skb(skb);
-	KUNIT_EXPECT_TRUE(test, pp_owns(pool, a));
+	KUNIT_EXPECT_TRUE(test, pp_test_owns(pool, a));
 	a = pp_test_alloc_same(test, pool, a);
 	pp_return(pool, a);
 }
@@ -792,7 +777,7 @@ static void pp_xdp_return_frame_bulk(struct kunit *test)
 	xdp_flush_frame_bulk(&bq);
 	rcu_read_unlock();
 #ifdef CONFIG_PAGE_POOL_STATS
-	KUNIT_EXPECT_EQ(test, pp_stats(pool).recycle_stats.ring, 4ULL);
+	KUNIT_EXPECT_EQ(test, pp_test_stats(pool).recycle_stats.ring, 4ULL);
 #endif
 	/* All four come back, in whatever order. */
 	for (i = 0, seen = 0; i < 4; i++) {
@@ -832,7 +817,7 @@ static void pp_update_nid_moves_refills(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, b);
 	KUNIT_EXPECT_EQ(test, page_to_nid(b), next_online_node(p.nid));
 #ifdef CONFIG_PAGE_POOL_STATS
-	KUNIT_EXPECT_EQ(test, pp_stats(pool).alloc_stats.waive, 1ULL);
+	KUNIT_EXPECT_EQ(test, pp_test_stats(pool).alloc_stats.waive, 1ULL);
 #endif
 	pp_return(pool, b);
 }
@@ -844,8 +829,6 @@ static void pp_refill_waives_a_batch_at_most(struct kunit *test)
 {
 	struct page_pool_params p = pp_params(0);
 	struct page_pool *pool;
-	struct page **pages;
-	int n = 200, got, i;
 	struct page *a;
 
 	if (num_online_nodes() < 2)
@@ -854,20 +837,14 @@ static void pp_refill_waives_a_batch_at_most(struct kunit *test)
 	p.nid = first_online_node;
 	p.pool_size = 256;
 	pool = pp_ctx_create(test, &p);
-	pages = kvcalloc(n, sizeof(*pages), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, pages);
-	got = pp_alloc_many(pool, pages, n);
-	for (i = 0; i < got; i++)
-		pp_return(pool, pages[i]);
-	kvfree(pages);
-	KUNIT_ASSERT_EQ(test, got, n);
+	pp_cycle_through_ring(test, pool, 200);
 
 	page_pool_update_nid(pool, next_online_node(p.nid));
 	a = pp_test_alloc(pool);
 	KUNIT_ASSERT_NOT_NULL(test, a);
 #ifdef CONFIG_PAGE_POOL_STATS
 	{
-		u64 waived = pp_stats(pool).alloc_stats.waive;
+		u64 waived = pp_test_stats(pool).alloc_stats.waive;
 
 		KUNIT_EXPECT_GE(test, waived, 1ULL);
 		KUNIT_EXPECT_LE(test, waived, 64ULL);
@@ -966,7 +943,7 @@ static void pp_direct_return_keeps_fallback_page(struct kunit *test)
 	KUNIT_ASSERT_NE_MSG(test, page_to_nid(a), p.nid,
 			    "node %d could not be filled", p.nid);
 	pp_recycle(pool, a);
-	KUNIT_EXPECT_TRUE(test, pp_owns(pool, a));
+	KUNIT_EXPECT_TRUE(test, pp_test_owns(pool, a));
 	a = pp_test_alloc_same(test, pool, a);
 	pp_recycle(pool, a);
 }
@@ -1098,7 +1075,7 @@ static void pp_destroy_waits_for_in_flight_page(struct kunit *test)
 	pp_test_destroy(pool);
 	/* Destroy returned, but the pool lives on while a page is out. */
 	KUNIT_EXPECT_FALSE(test, completion_done(&ctx->release.released));
-	KUNIT_EXPECT_TRUE(test, pp_owns(pool, a));
+	KUNIT_EXPECT_TRUE(test, pp_test_owns(pool, a));
 	pp_return(pool, a);
 	KUNIT_EXPECT_TRUE(test, pp_test_released(&ctx->release));
 }
@@ -1147,7 +1124,7 @@ static void pp_stats_count_every_operation(struct kunit *test)
 	pp_recycle(pool, d);		/* released_refcnt */
 	put_page(d);
 
-	s = pp_stats(pool);
+	s = pp_test_stats(pool);
 	KUNIT_EXPECT_EQ(test, s.alloc_stats.fast, 3ULL);
 	KUNIT_EXPECT_EQ(test, s.alloc_stats.slow, 1ULL);
 	KUNIT_EXPECT_EQ(test, s.alloc_stats.slow_high_order, 0ULL);
@@ -1184,7 +1161,7 @@ static void pp_stats_high_order_and_refill(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, a);
 	pp_recycle(pool, a);		/* cached */
 
-	s = pp_stats(pool);
+	s = pp_test_stats(pool);
 	KUNIT_EXPECT_EQ(test, s.alloc_stats.slow_high_order, 1ULL);
 	KUNIT_EXPECT_EQ(test, s.alloc_stats.slow, 0ULL);
 	KUNIT_EXPECT_EQ(test, s.alloc_stats.empty, 1ULL);
@@ -1282,13 +1259,13 @@ static void pp_pfmemalloc_page_is_not_recycled(struct kunit *test)
 		KUNIT_ASSERT_NOT_NULL(test, ctx->pages[i]);
 		magic[i] = pp_mark_pfmemalloc(ctx->pages[i]);
 		KUNIT_ASSERT_TRUE(test, page_is_pfmemalloc(ctx->pages[i]));
-		KUNIT_ASSERT_TRUE(test, pp_owns(pool, ctx->pages[i]));
+		KUNIT_ASSERT_TRUE(test, pp_test_owns(pool, ctx->pages[i]));
 	}
 	pp_recycle(pool, ctx->pages[0]);	/* not into the cache */
 	pp_return(pool, ctx->pages[1]);		/* not into the ring */
 #ifdef CONFIG_PAGE_POOL_STATS
 	{
-		struct page_pool_stats s = pp_stats(pool);
+		struct page_pool_stats s = pp_test_stats(pool);
 
 		KUNIT_EXPECT_EQ(test, s.recycle_stats.cached, 0ULL);
 		KUNIT_EXPECT_EQ(test, s.recycle_stats.ring, 0ULL);
@@ -1342,7 +1319,7 @@ static void pp_recycle_into_full_cache_takes_ring(struct kunit *test)
 	pp_recycle(pool, pages[extra]);
 #ifdef CONFIG_PAGE_POOL_STATS
 	{
-		struct page_pool_stats s = pp_stats(pool);
+		struct page_pool_stats s = pp_test_stats(pool);
 
 		KUNIT_EXPECT_EQ(test, s.recycle_stats.cached,
 				(u64)PP_ALLOC_CACHE_SIZE);

@@ -67,6 +67,34 @@ static inline void pp_test_unpin_cpu(void)
 	set_cpus_allowed_ptr(current, cpu_possible_mask);
 }
 
+/**
+ * pp_test_owns() - whether @pool holds @page as one of its own
+ * @pool: the pool
+ * @page: the page
+ *
+ * Return: true if the page carries the pool's signature and pointer.
+ */
+static inline bool pp_test_owns(struct page_pool *pool, struct page *page)
+{
+	return (page->pp_magic & ~0x3UL) == PP_SIGNATURE && page->pp == pool;
+}
+
+#ifdef CONFIG_PAGE_POOL_STATS
+/**
+ * pp_test_stats() - a pool's counters, summed afresh
+ * @pool: the pool
+ *
+ * Return: what page_pool_get_stats() adds to a zeroed struct.
+ */
+static inline struct page_pool_stats pp_test_stats(struct page_pool *pool)
+{
+	struct page_pool_stats s = {};
+
+	page_pool_get_stats(pool, &s);
+	return s;
+}
+#endif
+
 /* A step to run in softirq context, as a NAPI poll would. */
 struct pp_test_softirq {
 	struct tasklet_struct tasklet;
