@@ -19,13 +19,16 @@
  * back about once per call. A claim is sized from @head_seen instead,
  * a copy of @head on @tail's line, which the cmpxchg needs anyway. Only
  * when the copy shows less room than wanted does the producer read
- * @head (acquire) and, if it moved, store it into @head_seen (release).
+ * @head (acquire) and, if it moved, put it into @head_seen with a
+ * cmpxchg from the value it sized from.
  * So the consumer's store of @head stays on its own CPU until the ring
  * looks full, and deferring it would only hold room back.
  * The copy always holds a value @head had, and @head only grows, so a
  * claim sized from it never overfills: it may see less room than there
- * is, never more. Two refreshes may race and leave the older value,
- * which costs at most another refresh.
+ * is, never more. Of two racing refreshes only the first replaces the
+ * copy, so it never goes backwards: a producer stalled between its read
+ * of @head and its refresh cannot put back a value so old that, with
+ * 32-bit indices, @tail minus it would wrap to a small number.
  *
  * Why a producer only writes cells the consumer is done with: a claim
  * reaching index i saw some head h with i < h + capacity, and the
@@ -33,8 +36,8 @@
  * is below h. The consumer cleared it before the release store that
  * wrote h (or an earlier one). If the producer read h from @head, its
  * acquire pairs with that store. If it read h from @head_seen, its
- * acquire pairs with a producer's release store of h, made after that
- * producer read h from @head with acquire. Either way the clearing
+ * acquire pairs with the (fully ordered) cmpxchg that stored h, made
+ * after that producer read h from @head with acquire. Either way the clearing
  * happens before the claim, by transitivity across the chain, and so
  * before the producer's store into the cell. Both copies are read
  * before @tail, so the room computed never wraps below zero either.
@@ -123,10 +126,9 @@ static inline unsigned int pp_ring_claim(struct pp_ring *r, unsigned int want,
 		if (room < want) {
 			/* Pairs with pp_ring_consume(): taken cells are clear. */
 			head = smp_load_acquire(&r->head);
-			if (head != seen) {
-				/* Pairs with the acquire of the copy above. */
-				smp_store_release(&r->head_seen, head);
-			}
+			/* Pairs with the acquire of the copy above. */
+			if (head != seen)
+				cmpxchg(&r->head_seen, seen, head);
 			tail = READ_ONCE(r->tail);
 			room = pp_ring_room(r, head, tail);
 			if (!room)
