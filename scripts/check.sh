@@ -2,7 +2,8 @@
 # check.sh VARIANT LOG: static checks on our own kernel files, as TAP:
 # checkpatch --strict, kernel-doc and coccicheck (MODE=report) on every C
 # file and header we wrote, then W=1 and sparse (C=2) on the objects the
-# x86_64 kernel builds from them.
+# x86_64 kernel builds from them; and summarize_test.py, which checks that
+# the log scan fails a run on every defect our pool reports.
 set -uo pipefail
 
 variant=${1:?usage: check.sh base|ours LOG}
@@ -45,11 +46,26 @@ for c in $(cd "$src/scripts/coccinelle" && find . -name '*.cocci' | sort); do
 	esac
 done
 
+# The log scan against the messages our pool prints: one result a case,
+# and one more that the test ran to its end.
+scan=$("$top/scripts/summarize_test.py" "$top/net/core/page_pool.c" 2>&1)
+scan_rc=$?
+nscan=$(grep -cE '^(PASS|FAIL) ' <<<"$scan")
+
 echo "TAP version 13"
 set -- $files
 nobjs=$(echo $objs | wc -w)
 nskip=$(echo $cocci_needs_ocaml | wc -w)
-echo "1..$(($# * 3 + 1 + nskip + nobjs))"
+echo "1..$(($# * 3 + 1 + nskip + nobjs + nscan + 1))"
+
+while read -r line; do
+	case $line in
+	PASS\ *) result 0 "summarize: ${line#PASS }" ;;
+	FAIL\ *) result 1 "summarize: ${line#FAIL }" ;;
+	*) echo "# $line" ;;
+	esac
+done <<<"$scan"
+result "$scan_rc" "summarize_test.py completes"
 
 for f in $files; do
 	r=$("$src/scripts/checkpatch.pl" --strict --no-tree -f "$top/$f" 2>&1)

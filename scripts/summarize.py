@@ -23,8 +23,13 @@ REPORTS = [
         r'^general protection fault', r'KASAN', r'kmemleak: \d+ new suspected',
         r'^unreferenced object', r'DMA-API: .*(leak|pending)',
         r'possible (circular|recursive) locking', r'^INFO: (possible|task)',
-        r'inconsistent lock state', r'^page_pool_release_retry\(\) stalled',
-        r'^dma-api-debug: error_count [1-9]',
+        r'inconsistent lock state', r'^dma-api-debug: error_count [1-9]',
+        # What the pools print about pages they lost count of, with or
+        # without the WARNING line (a kernel without CONFIG_BUG prints
+        # none): the base pool's and ours.
+        r'^page_pool_release_retry\(\) stalled',
+        r'^page_pool: pool \S+: -?\d+ pages still in flight',
+        r'^page_pool \S+: -?\d+ more pages released than held',
     )
 ]
 

@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""Check that summarize.py fails a run on every defect report a pool prints.
+
+usage: summarize_test.py POOL_SOURCE
+
+Every message that POOL_SOURCE (our net/core/page_pool.c) prints with
+pr_<level>() or WARN() is rendered the way printk would print it, put in
+an otherwise passing log, and given to summarize.py. A message about a
+defect must fail that log even without the WARNING line next to it (a kernel
+without CONFIG_BUG prints none). The exceptions are the messages
+of the parameter check, which tests provoke on purpose: they must not
+fail a run. The base pool's stall message must fail it too.
+
+Prints one 'PASS name' or 'FAIL name' line a case, diagnostics after '#'.
+"""
+import contextlib
+import importlib.util
+import io
+import os
+import re
+import sys
+import tempfile
+
+# The function whose messages report bad input from a caller, not a defect.
+PARAM_CHECK = 'pp_check_params'
+BASE_STALL = ('page_pool_release_retry() stalled pool shutdown 3 inflight '
+              '60 sec')
+CALL = re.compile(r'\b(pr_(?:emerg|alert|crit|err|warn|notice|info)|'
+                  r'WARN(?:_ONCE)?)\s*\(')
+FUNC = re.compile(r'^[a-z][^;(]*\b(\w+)\(', re.M)
+LITERAL = re.compile(r'"((?:[^"\\]|\\.)*)"')
+SPEC = re.compile(r'%([-#0 +]*\d*(?:\.\d+)?(?:hh|h|ll|l|z)?)([diuxXsp])')
+PASSING = 'TAP version 13\n1..1\nok 1 a case\n'
+
+here = os.path.dirname(os.path.abspath(__file__))
+spec = importlib.util.spec_from_file_location(
+    'summarize', os.path.join(here, 'summarize.py'))
+summarize = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(summarize)
+
+
+def render(fmt):
+    """printk's output for fmt, with made-up arguments."""
+    def one(m):
+        flags, conv = m.group(1), m.group(2)
+        if conv == 'p':
+            return '000000001b7e52c1'
+        if conv == 's':
+            return 'xyz'
+        if conv in 'xX':
+            return ('0x' if '#' in flags else '') + '1f'
+        return '3'
+    return SPEC.sub(one, fmt.replace('\\n', '\n')).rstrip('\n')
+
+
+def messages(path):
+    """(function, call, printed line) for each message in the C file."""
+    with open(path) as f:
+        text = f.read()
+    funcs = [(m.start(), m.group(1)) for m in FUNC.finditer(text)]
+    for m in CALL.finditer(text):
+        func = ([n for pos, n in funcs if pos < m.start()] or ['?'])[-1]
+        # The format is the first string literal of the call: join the
+        # pieces a long format is split into.
+        rest = text[m.end():]
+        first = LITERAL.search(rest)
+        if not first:
+            continue
+        fmt, pos = first.group(1), first.end()
+        while True:
+            nxt = re.match(r'\s*"((?:[^"\\]|\\.)*)"', rest[pos:])
+            if not nxt:
+                break
+            fmt += nxt.group(1)
+            pos += nxt.end()
+        line = render(fmt)
+        if m.group(1).startswith('pr_'):
+            line = 'page_pool: ' + line
+        yield func, m.group(1), line
+
+
+def fails(report):
+    """Does summarize.py fail a passing log that also shows report alone?"""
+    log = PASSING + '[   12.345678] ' + report + '\n'
+    with tempfile.NamedTemporaryFile('w', suffix='.log', delete=False) as f:
+        f.write(log)
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):
+            return summarize.main(['summarize.py', f.name]) != 0
+    finally:
+        os.unlink(f.name)
+
+
+def main(argv):
+    if len(argv) != 2:
+        print(__doc__, file=sys.stderr)
+        return 2
+    bad = 0
+
+    def case(ok, name, detail=''):
+        nonlocal bad
+        print('%s %s' % ('PASS' if ok else 'FAIL', name))
+        if not ok:
+            bad += 1
+            if detail:
+                print('# ' + detail)
+
+    found = list(messages(argv[1]))
+    defects = [x for x in found if x[0] != PARAM_CHECK]
+    inputs = [x for x in found if x[0] == PARAM_CHECK]
+    case(not fails(''), 'a passing log without reports passes')
+    case(fails(BASE_STALL), 'the base pool stall message fails a run')
+    case(len(defects) >= 2 and len(inputs) >= 5,
+         'messages found in %s' % os.path.basename(argv[1]),
+         '%d defect and %d parameter messages' % (len(defects), len(inputs)))
+    for func, call, line in defects:
+        case(fails(line), '%s in %s fails a run: %s' % (call, func, line))
+    for func, call, line in inputs:
+        case(not fails(line), '%s in %s passes: %s' % (call, func, line))
+    return 1 if bad else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))
