@@ -7,9 +7,11 @@ POOL ?= ours
 LOGS := build/logs/$(POOL)
 # Boots per variant of 'make bench'.
 ROUNDS ?= 5
+# Seconds of each part of 'make stress'.
+SECONDS ?= 60
 
-.PHONY: all run test deps kunit-um kunit-x86_64 selftest-um check users bench \
-	ring-test ring-bench clean distclean
+.PHONY: all run test deps kunit-um kunit-x86_64 kunit-kcsan selftest-um check \
+	users bench ring-test ring-bench stress clean distclean
 
 all: run
 
@@ -37,6 +39,11 @@ selftest-um: deps
 	@scripts/selftest-um.sh $(POOL) $(LOGS)/selftest-um.log
 	@scripts/summarize.py $(LOGS)/selftest-um.log
 
+# The QEMU suites again in the KCSAN kernel.
+kunit-kcsan: deps
+	@scripts/kunit-x86_64.sh $(POOL) $(LOGS)/kunit-kcsan.log x86_64-kcsan
+	@scripts/summarize.py $(LOGS)/kunit-kcsan.log
+
 check: deps
 	@scripts/check.sh $(POOL) $(LOGS)/check.log
 	@scripts/summarize.py $(LOGS)/check.log
@@ -63,6 +70,15 @@ ring-bench: deps
 	@echo variant,test,round,cycles_per_op,ns_per_op > build/bench/ring.csv
 	@scripts/ring-bench.sh $(ROUNDS) build/bench/ring.csv
 	@scripts/bench-table.py table build/bench/ring.csv | tee build/bench/ring.txt
+
+# The long stress run: SECONDS of random pool operations in the KASAN and
+# the KCSAN kernel, then SECONDS of the ring's stress; SEED=N replays.
+# Ends with the reliability figures of every log there is.
+stress: deps
+	@rm -rf $(LOGS)/stress
+	@scripts/stress.sh $(POOL) $(SECONDS) $(LOGS)/stress
+	@scripts/summarize.py $(LOGS)/stress/*.log
+	@scripts/reliability-table.py $(LOGS)/*.log $(LOGS)/stress/*.log
 
 # Build folders are kept between runs: 'clean' drops only the logs.
 clean:

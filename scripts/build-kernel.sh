@@ -2,11 +2,13 @@
 # build-kernel.sh ARCH VARIANT: configure (when the fragments changed) and
 # build the test kernel for ARCH (um or x86_64) on the VARIANT tree, in
 # build/ARCH-VARIANT. Prints the build folder's path last. ARCH um-bench
-# is the UML benchmark kernel (ARCH=um, no lockdep) in build/um-bench-VARIANT.
+# is the UML benchmark kernel (ARCH=um, no lockdep) in build/um-bench-VARIANT;
+# x86_64-kcsan the QEMU kernel with KCSAN in place of KASAN.
 set -euo pipefail
 
-arch=${1:?usage: build-kernel.sh um|um-bench|x86_64 base|ours}
-variant=${2:?usage: build-kernel.sh um|um-bench|x86_64 base|ours}
+usage="usage: build-kernel.sh um|um-bench|x86_64|x86_64-kcsan base|ours"
+arch=${1:?$usage}
+variant=${2:?$usage}
 top=$(cd "$(dirname "$0")/.." && pwd)
 src=$top/build/src-$variant
 out=$top/build/$arch-$variant
@@ -18,6 +20,8 @@ um-bench) frags="configs/um.config configs/um-bench.config"
 	base_config=defconfig_none karch=um ;;
 x86_64) frags="configs/x86_64.config configs/debug.config" base_config=tinyconfig
 	karch=x86_64 ;;
+x86_64-kcsan) frags="configs/x86_64.config configs/kcsan.config"
+	base_config=tinyconfig karch=x86_64 ;;
 *) echo "build-kernel: unknown arch '$arch'" >&2; exit 2 ;;
 esac
 frags="$frags configs/pool-$variant.config ${EXTRA_CONFIGS:-}"

@@ -13,21 +13,11 @@ out=$top/build/ring
 mkdir -p "$(dirname "$log")" "$out"
 exec > "$log" 2>&1
 
+. "$top/scripts/tap.sh"
 n=0
-# subtest NAME CMD...: CMD's TAP, indented, then the parent result,
-# which fails if CMD exits non-zero (TSan exits 66 on a report).
 subtest() {
-	local name=$1 rc
-	shift
 	n=$((n + 1))
-	echo "    # Subtest: $name"
-	"$@" 2>&1 | sed 's/^/    /'
-	rc=${PIPESTATUS[0]}
-	if [ "$rc" = 0 ]; then
-		echo "ok $n $name"
-	else
-		echo "not ok $n $name # exit status $rc"
-	fi
+	tap_subtest "$n" "$@"
 }
 
 # ringbench --count 20000 in TAP: it runs, and every figure is a

@@ -7,8 +7,10 @@ Each leaf result counts once: a parameterised KUnit case counts each of
 its parameters, not the case itself. A skip whose reason starts with
 XFAIL is an expected failure, counted and named apart. A log fails as a
 whole (one failure) when it shows a kernel report (BUG, WARNING, KASAN,
-kmemleak, lockdep, DMA-API debug, panic), when its TAP plan is not
-complete, or when it has no result at all. Prints one line per suite
+KCSAN, kmemleak, lockdep, DMA-API debug, panic, a pool's report of lost
+pages), when its TAP plan is not complete, or when it has no result at
+all. A KCSAN report that names only functions of the base kernel is
+listed but not counted: the base kernel races in its own code. Prints one line per suite
 and ends with 'N passed, N failed'. Exits 1 if anything failed.
 """
 import re
@@ -44,7 +46,34 @@ KNOWN = [
 ]
 
 
+# A KCSAN report is ours when a function of ours is in it; the others
+# are races inside the base kernel (its poweroff path, say), which KCSAN
+# finds in any test kernel. They are listed, not counted.
+KCSAN = re.compile(r'^BUG: KCSAN: ')
+KCSAN_END = re.compile(r'^={20,}$')
+OURS = re.compile(r'\b(page_pool|pp_|ppsim|mlx[45])\w*')
+
+
+FRAME = re.compile(r'^\s*[A-Za-z_][\w.]*\+0x[0-9a-f]+/0x[0-9a-f]+')
+
+
+def foreign_race(lines, i):
+    """Is lines[i] a KCSAN report that names functions, none of ours?"""
+    if not KCSAN.search(lines[i]):
+        return False
+    named = False
+    for x in lines[i:i + 200]:
+        if OURS.search(x):
+            return False
+        named = named or bool(FRAME.search(x))
+        if KCSAN_END.search(x):
+            return named
+    return False
+
+
 def known(lines, i):
+    if foreign_race(lines, i):
+        return True
     for trigger, context in KNOWN:
         if trigger.search(lines[i]) and any(
                 context.search(x) for x in lines[i + 1:i + 6]):
@@ -64,6 +93,10 @@ def parse(path):
     suites = {}
     reports = [ln for i, ln in enumerate(lines)
                if any(r.search(ln) for r in REPORTS) and not known(lines, i)]
+    for i, ln in enumerate(lines):
+        if foreign_race(lines, i):
+            print('    note: a race outside our files, in %s: %s'
+                  % (path, ln))
     problems = []
     # results[depth] = list of (ok, skip, reason, name) since last parent
     pending = {}

@@ -79,9 +79,25 @@ def messages(path):
         yield func, m.group(1), line
 
 
+# A KCSAN report: the racing functions, then the stack of each access.
+RACE = """BUG: KCSAN: data-race in {0} / {1}
+
+write to 0xffff888003c2a040 of 8 bytes by task 1 on cpu 1:
+ {0}+0x3c/0x90
+ kthread+0x16a/0x1a0
+
+read to 0xffff888003c2a040 of 8 bytes by interrupt on cpu 0:
+ {1}+0x21/0x60
+ __do_softirq+0xf1/0x2e2
+
+Reported by Kernel Concurrency Sanitizer on:
+==================================================================="""
+
+
 def fails(report):
-    """Does summarize.py fail a passing log that also shows report alone?"""
-    log = PASSING + '[   12.345678] ' + report + '\n'
+    """Does summarize.py fail a passing log that also shows report?"""
+    log = PASSING + ''.join('[   12.345678] %s\n' % x
+                            for x in report.split('\n'))
     with tempfile.NamedTemporaryFile('w', suffix='.log', delete=False) as f:
         f.write(log)
     try:
@@ -115,6 +131,13 @@ def main(argv):
          '%d defect and %d parameter messages' % (len(defects), len(inputs)))
     for func, call, line in defects:
         case(fails(line), '%s in %s fails a run: %s' % (call, func, line))
+    case(fails(RACE.format('pp_ring_claim', 'stop_other_cpus')),
+         'a data race in our functions fails a run')
+    case(not fails(RACE.format('cpumask_empty', 'stop_other_cpus')),
+         'a data race in the base kernel alone does not fail a run')
+    raw = re.sub(r'\S+\+0x[0-9a-f]+/0x[0-9a-f]+', '0xffffffff8114d070',
+                 RACE.format('0xffffffff81155a7c', '0xffffffff8125ef29'))
+    case(fails(raw), 'a data race without function names fails a run')
     for func, call, line in inputs:
         case(not fails(line), '%s in %s passes: %s' % (call, func, line))
     return 1 if bad else 0

@@ -63,7 +63,8 @@ struct pp_alloc_cache {
  * @nid: NUMA node to allocate from, and whose pages the refill from the
  *	return ring keeps, or NUMA_NO_NODE for the node of the CPU that
  *	allocates (also used when @nid has no memory).
- * @dev: device the pages are mapped for; required with PP_FLAG_DMA_MAP.
+ * @dev: device the pages are mapped for; required with PP_FLAG_DMA_MAP,
+ *	and it must have a DMA mask then.
  * @dma_dir: mapping direction; DMA_FROM_DEVICE, or DMA_BIDIRECTIONAL
  *	when the device also transmits from the pages (XDP_TX).
  *	Required with PP_FLAG_DMA_MAP.

@@ -1194,6 +1194,12 @@ static int pp_check_params(const struct page_pool_params *p)
 		pr_warn("flags: PP_FLAG_PAGE_FRAG needs the room 64-bit DMA addresses take here\n");
 		return -EINVAL;
 	}
+	/* The DMA API would refuse every map, with a warning each time. */
+	if (map && !p->dev->dma_mask) {
+		pr_warn("dev: %s has no DMA mask for PP_FLAG_DMA_MAP\n",
+			dev_name(p->dev));
+		return -EINVAL;
+	}
 	return 0;
 }
 

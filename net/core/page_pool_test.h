@@ -11,7 +11,10 @@
 #include <kunit/test.h>
 #include <linux/completion.h>
 #include <linux/cpumask.h>
+#include <linux/device.h>
+#include <linux/dma-map-ops.h>
 #include <linux/interrupt.h>
+#include <linux/random.h>
 #include <linux/sched.h>
 #include <net/page_pool.h>
 #include <net/xdp.h>
@@ -229,6 +232,94 @@ static inline bool pp_test_released(struct pp_test_release *r)
 {
 	return wait_for_completion_timeout(&r->released,
 					   PP_TEST_RELEASE_TIMEOUT);
+}
+
+/* A device whose DMA "mapping" is the physical address and which only
+ * counts, so pages of any order map; its maps fail at a rate on command.
+ * Where the kernel has no DMA, the device gets no DMA mask.
+ */
+struct pp_test_dma {
+	struct device *dev;
+	atomic_t maps;
+	atomic_t unmaps;
+	atomic_t map_errors;
+	unsigned int fail_pct;	/* maps refused, in percent */
+};
+
+static struct pp_test_dma pp_test_dma;
+
+static inline dma_addr_t pp_test_dma_map(struct device *dev,
+					 struct page *page,
+					 unsigned long offset, size_t size,
+					 enum dma_data_direction dir,
+					 unsigned long attrs)
+{
+	if (get_random_u32_below(100) < READ_ONCE(pp_test_dma.fail_pct)) {
+		atomic_inc(&pp_test_dma.map_errors);
+		return DMA_MAPPING_ERROR;
+	}
+	atomic_inc(&pp_test_dma.maps);
+	return page_to_phys(page) + offset;
+}
+
+static inline void pp_test_dma_unmap(struct device *dev, dma_addr_t addr,
+				     size_t size, enum dma_data_direction dir,
+				     unsigned long attrs)
+{
+	atomic_inc(&pp_test_dma.unmaps);
+}
+
+static inline void pp_test_dma_sync(struct device *dev, dma_addr_t addr,
+				    size_t size, enum dma_data_direction dir)
+{
+}
+
+static const struct dma_map_ops pp_test_dma_ops = {
+	.map_page = pp_test_dma_map,
+	.unmap_page = pp_test_dma_unmap,
+	.sync_single_for_device = pp_test_dma_sync,
+	.sync_single_for_cpu = pp_test_dma_sync,
+};
+
+/**
+ * pp_test_dma_register() - create the suite's counting DMA device
+ * @name: its name
+ *
+ * Return: 0, or the error of root_device_register().
+ */
+static inline int pp_test_dma_register(const char *name)
+{
+	struct device *dev = root_device_register(name);
+
+	if (IS_ERR(dev))
+		return PTR_ERR(dev);
+	memset(&pp_test_dma, 0, sizeof(pp_test_dma));
+	pp_test_dma.dev = dev;
+	if (IS_ENABLED(CONFIG_DMA_OPS)) {
+		dev->dma_mask = &dev->coherent_dma_mask;
+		dev->coherent_dma_mask = DMA_BIT_MASK(64);
+		set_dma_ops(dev, &pp_test_dma_ops);
+	}
+	return 0;
+}
+
+/**
+ * pp_test_dma_unregister() - remove the counting DMA device
+ */
+static inline void pp_test_dma_unregister(void)
+{
+	root_device_unregister(pp_test_dma.dev);
+}
+
+/**
+ * pp_test_dma_mapped() - mappings the counting device holds now
+ *
+ * Return: maps minus unmaps.
+ */
+static inline int pp_test_dma_mapped(void)
+{
+	return atomic_read(&pp_test_dma.maps) -
+	       atomic_read(&pp_test_dma.unmaps);
 }
 
 #endif /* _NET_CORE_PAGE_POOL_TEST_H */
