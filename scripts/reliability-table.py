@@ -11,16 +11,12 @@ pages handed out twice). Then the stress operations by kind, summed
 over every log. Prints Markdown, for the README's reliability section.
 """
 import collections
-import importlib.util
 import os
 import re
 import sys
 
-here = os.path.dirname(os.path.abspath(__file__))
-spec = importlib.util.spec_from_file_location(
-    'summarize', os.path.join(here, 'summarize.py'))
-summarize = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(summarize)
+import summarize
+
 
 # What each log's kernel or program runs under, by the log's name.
 CHECKERS = [

@@ -72,8 +72,6 @@ def foreign_race(lines, i):
 
 
 def known(lines, i):
-    if foreign_race(lines, i):
-        return True
     for trigger, context in KNOWN:
         if trigger.search(lines[i]) and any(
                 context.search(x) for x in lines[i + 1:i + 6]):
@@ -91,12 +89,15 @@ def parse(path):
     with open(path, errors='replace') as f:
         lines = [strip(x) for x in f]
     suites = {}
-    reports = [ln for i, ln in enumerate(lines)
-               if any(r.search(ln) for r in REPORTS) and not known(lines, i)]
+    reports = []
     for i, ln in enumerate(lines):
+        if not any(r.search(ln) for r in REPORTS) or known(lines, i):
+            continue
         if foreign_race(lines, i):
             print('    note: a race outside our files, in %s: %s'
                   % (path, ln))
+        else:
+            reports.append(ln)
     problems = []
     # results[depth] = list of (ok, skip, reason, name) since last parent
     pending = {}

@@ -14,12 +14,13 @@ fail a run. The base pool's stall message must fail it too.
 Prints one 'PASS name' or 'FAIL name' line a case, diagnostics after '#'.
 """
 import contextlib
-import importlib.util
 import io
 import os
 import re
 import sys
 import tempfile
+
+import summarize
 
 # The function whose messages report bad input from a caller, not a defect.
 PARAM_CHECK = 'pp_check_params'
@@ -32,11 +33,6 @@ LITERAL = re.compile(r'"((?:[^"\\]|\\.)*)"')
 SPEC = re.compile(r'%([-#0 +]*\d*(?:\.\d+)?(?:hh|h|ll|l|z)?)([diuxXsp])')
 PASSING = 'TAP version 13\n1..1\nok 1 a case\n'
 
-here = os.path.dirname(os.path.abspath(__file__))
-spec = importlib.util.spec_from_file_location(
-    'summarize', os.path.join(here, 'summarize.py'))
-summarize = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(summarize)
 
 
 def render(fmt):

@@ -13,7 +13,6 @@
 #include <kunit/test.h>
 #include <linux/delay.h>
 #include <linux/device.h>
-#include <linux/dma-map-ops.h>
 #include <linux/dma-mapping.h>
 #include <linux/hrtimer.h>
 #include <linux/kthread.h>
@@ -24,86 +23,13 @@
 
 #include "page_pool_test.h"
 
-/* What the counting device has seen. */
-struct pp_dma_record {
-	atomic_t maps;
-	atomic_t unmaps;
-	atomic_t syncs;
-	atomic_t calls_after_gone;
-	bool gone;
-	dma_addr_t sync_addr;
-	size_t sync_size;
-	/* Called on each unmap, before it is counted. */
-	void (*unmap_hook)(dma_addr_t addr);
-};
-
-static struct pp_dma_record pp_dma;
-static struct device *pp_dma_dev;
-
-static void pp_dma_note_call(void)
-{
-	if (READ_ONCE(pp_dma.gone))
-		atomic_inc(&pp_dma.calls_after_gone);
-}
-
-static dma_addr_t pp_dma_map_page(struct device *dev, struct page *page,
-				  unsigned long offset, size_t size,
-				  enum dma_data_direction dir,
-				  unsigned long attrs)
-{
-	pp_dma_note_call();
-	atomic_inc(&pp_dma.maps);
-	return page_to_phys(page) + offset;
-}
-
-static void pp_dma_unmap_page(struct device *dev, dma_addr_t addr,
-			      size_t size, enum dma_data_direction dir,
-			      unsigned long attrs)
-{
-	pp_dma_note_call();
-	if (pp_dma.unmap_hook)
-		pp_dma.unmap_hook(addr);
-	atomic_inc(&pp_dma.unmaps);
-}
-
-static void pp_dma_sync_for_device(struct device *dev, dma_addr_t addr,
-				   size_t size, enum dma_data_direction dir)
-{
-	pp_dma_note_call();
-	atomic_inc(&pp_dma.syncs);
-	pp_dma.sync_addr = addr;
-	pp_dma.sync_size = size;
-}
-
-static void pp_dma_sync_for_cpu(struct device *dev, dma_addr_t addr,
-				size_t size, enum dma_data_direction dir)
-{
-	pp_dma_note_call();
-}
-
-static const struct dma_map_ops pp_dma_counting_ops = {
-	.map_page = pp_dma_map_page,
-	.unmap_page = pp_dma_unmap_page,
-	.sync_single_for_device = pp_dma_sync_for_device,
-	.sync_single_for_cpu = pp_dma_sync_for_cpu,
-};
-
-static int pp_dma_live(void)
-{
-	return atomic_read(&pp_dma.maps) - atomic_read(&pp_dma.unmaps);
-}
-
 static struct device *pp_dma_counting_dev(struct kunit *test,
 					  const char *name)
 {
 	struct device *dev = root_device_register(name);
 
 	KUNIT_ASSERT_FALSE(test, IS_ERR(dev));
-	dev->dma_mask = &dev->coherent_dma_mask;
-	KUNIT_ASSERT_EQ(test, dma_set_mask_and_coherent(dev, DMA_BIT_MASK(64)),
-			0);
-	set_dma_ops(dev, &pp_dma_counting_ops);
-	return dev;
+	return pp_test_dma_counting(dev);
 }
 
 struct pp_dma_call {
@@ -160,7 +86,7 @@ static struct page_pool *pp_dma_pool(struct kunit *test, struct device *dev,
 static void pp_dma_maps_once_and_keeps_address(struct kunit *test)
 {
 	struct pp_test_release r;
-	struct page_pool *pool = pp_dma_pool(test, pp_dma_dev, 0, &r);
+	struct page_pool *pool = pp_dma_pool(test, pp_test_dma.dev, 0, &r);
 	struct page *a = pp_test_alloc(pool);
 	dma_addr_t addr;
 	int maps;
@@ -168,20 +94,20 @@ static void pp_dma_maps_once_and_keeps_address(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, a);
 	addr = page_pool_get_dma_addr(a);
 	KUNIT_EXPECT_EQ(test, addr, page_to_phys(a));
-	maps = atomic_read(&pp_dma.maps);
+	maps = atomic_read(&pp_test_dma.maps);
 	KUNIT_EXPECT_GE(test, maps, 1);
 
 	pp_dma_put(pool, a, -1);
 	a = pp_test_alloc_same(test, pool, a);
 	KUNIT_EXPECT_EQ(test, page_pool_get_dma_addr(a), addr);
-	KUNIT_EXPECT_EQ(test, atomic_read(&pp_dma.maps), maps);
-	KUNIT_EXPECT_EQ(test, atomic_read(&pp_dma.unmaps), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.maps), maps);
+	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.unmaps), 0);
 
 	pp_dma_put(pool, a, -1);
 	pp_test_destroy(pool);
 	KUNIT_EXPECT_TRUE(test, pp_test_released(&r));
 	/* Every page the pool mapped was unmapped when it left. */
-	KUNIT_EXPECT_EQ(test, pp_dma_live(), 0);
+	KUNIT_EXPECT_EQ(test, pp_test_dma_mapped(), 0);
 }
 
 static void pp_dma_sync_covers_max_len_from_offset(struct kunit *test)
@@ -191,20 +117,20 @@ static void pp_dma_sync_covers_max_len_from_offset(struct kunit *test)
 	struct page *a;
 	dma_addr_t addr;
 
-	pool = pp_dma_pool(test, pp_dma_dev, PP_FLAG_DMA_SYNC_DEV, &r);
+	pool = pp_dma_pool(test, pp_test_dma.dev, PP_FLAG_DMA_SYNC_DEV, &r);
 	a = pp_test_alloc(pool);
 	KUNIT_ASSERT_NOT_NULL(test, a);
 	addr = page_pool_get_dma_addr(a);
 	/* A fresh page is synced over the whole max_len. */
-	KUNIT_EXPECT_EQ(test, pp_dma.sync_addr, addr + 64);
-	KUNIT_EXPECT_EQ(test, pp_dma.sync_size, (size_t)1024);
+	KUNIT_EXPECT_EQ(test, pp_test_dma.sync_addr, addr + 64);
+	KUNIT_EXPECT_EQ(test, pp_test_dma.sync_size, (size_t)1024);
 
 	/* -1 means the CPU may have written anywhere in max_len. */
-	pp_dma.sync_size = 0;
+	pp_test_dma.sync_size = 0;
 	pp_dma_put(pool, a, -1);
 	a = pp_test_alloc_same(test, pool, a);
-	KUNIT_EXPECT_EQ(test, pp_dma.sync_addr, addr + 64);
-	KUNIT_EXPECT_EQ(test, pp_dma.sync_size, (size_t)1024);
+	KUNIT_EXPECT_EQ(test, pp_test_dma.sync_addr, addr + 64);
+	KUNIT_EXPECT_EQ(test, pp_test_dma.sync_size, (size_t)1024);
 
 	pp_dma_put(pool, a, -1);
 	pp_test_destroy(pool);
@@ -218,20 +144,20 @@ static void pp_dma_sync_only_dirty_length(struct kunit *test)
 	struct page *a;
 	dma_addr_t addr;
 
-	pool = pp_dma_pool(test, pp_dma_dev, PP_FLAG_DMA_SYNC_DEV, &r);
+	pool = pp_dma_pool(test, pp_test_dma.dev, PP_FLAG_DMA_SYNC_DEV, &r);
 	a = pp_test_alloc(pool);
 	KUNIT_ASSERT_NOT_NULL(test, a);
 	addr = page_pool_get_dma_addr(a);
 
 	pp_dma_put(pool, a, 100);
 	a = pp_test_alloc_same(test, pool, a);
-	KUNIT_EXPECT_EQ(test, pp_dma.sync_addr, addr + 64);
-	KUNIT_EXPECT_EQ(test, pp_dma.sync_size, (size_t)100);
+	KUNIT_EXPECT_EQ(test, pp_test_dma.sync_addr, addr + 64);
+	KUNIT_EXPECT_EQ(test, pp_test_dma.sync_size, (size_t)100);
 
 	/* More than max_len is clamped: the device only writes max_len. */
 	pp_dma_put(pool, a, 4000);
 	a = pp_test_alloc_same(test, pool, a);
-	KUNIT_EXPECT_EQ(test, pp_dma.sync_size, (size_t)1024);
+	KUNIT_EXPECT_EQ(test, pp_test_dma.sync_size, (size_t)1024);
 
 	pp_dma_put(pool, a, -1);
 	pp_test_destroy(pool);
@@ -241,13 +167,13 @@ static void pp_dma_sync_only_dirty_length(struct kunit *test)
 static void pp_dma_no_sync_without_sync_flag(struct kunit *test)
 {
 	struct pp_test_release r;
-	struct page_pool *pool = pp_dma_pool(test, pp_dma_dev, 0, &r);
+	struct page_pool *pool = pp_dma_pool(test, pp_test_dma.dev, 0, &r);
 	struct page *a = pp_test_alloc(pool);
 
 	KUNIT_ASSERT_NOT_NULL(test, a);
 	pp_dma_put(pool, a, -1);
 	a = pp_test_alloc_same(test, pool, a);
-	KUNIT_EXPECT_EQ(test, atomic_read(&pp_dma.syncs), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.syncs), 0);
 	pp_dma_put(pool, a, -1);
 	pp_test_destroy(pool);
 	KUNIT_EXPECT_TRUE(test, pp_test_released(&r));
@@ -256,18 +182,18 @@ static void pp_dma_no_sync_without_sync_flag(struct kunit *test)
 static void pp_dma_release_page_unmaps(struct kunit *test)
 {
 	struct pp_test_release r;
-	struct page_pool *pool = pp_dma_pool(test, pp_dma_dev, 0, &r);
+	struct page_pool *pool = pp_dma_pool(test, pp_test_dma.dev, 0, &r);
 	struct page *a = pp_test_alloc(pool);
-	int unmaps = atomic_read(&pp_dma.unmaps);
+	int unmaps = atomic_read(&pp_test_dma.unmaps);
 
 	KUNIT_ASSERT_NOT_NULL(test, a);
 	page_pool_release_page(pool, a);
-	KUNIT_EXPECT_EQ(test, atomic_read(&pp_dma.unmaps), unmaps + 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.unmaps), unmaps + 1);
 	KUNIT_EXPECT_EQ(test, page_pool_get_dma_addr(a), (dma_addr_t)0);
 	put_page(a);
 	pp_test_destroy(pool);
 	KUNIT_EXPECT_TRUE(test, pp_test_released(&r));
-	KUNIT_EXPECT_EQ(test, pp_dma_live(), 0);
+	KUNIT_EXPECT_EQ(test, pp_test_dma_mapped(), 0);
 }
 
 /* The base pool keeps in-flight pages mapped after destroy and unmaps
@@ -277,21 +203,21 @@ static void pp_dma_release_page_unmaps(struct kunit *test)
 static void pp_dma_destroy_unmaps_in_flight_pages(struct kunit *test)
 {
 	struct pp_test_release r;
-	struct page_pool *pool = pp_dma_pool(test, pp_dma_dev, 0, &r);
+	struct page_pool *pool = pp_dma_pool(test, pp_test_dma.dev, 0, &r);
 	struct page *a = pp_test_alloc(pool);
 
 	KUNIT_ASSERT_NOT_NULL(test, a);
 	pp_test_destroy(pool);
-	if (pp_test_xfail_base(test, pp_dma_live() == 0,
+	if (pp_test_xfail_base(test, pp_test_dma_mapped() == 0,
 			       "destroy unmaps the pages still in flight")) {
-		WRITE_ONCE(pp_dma.gone, true);
+		WRITE_ONCE(pp_test_dma.gone, true);
 		KUNIT_EXPECT_EQ(test, page_pool_get_dma_addr(a),
 				(dma_addr_t)0);
 	}
 	page_pool_put_full_page(pool, a, false);
 	KUNIT_EXPECT_TRUE(test, pp_test_released(&r));
-	KUNIT_EXPECT_EQ(test, atomic_read(&pp_dma.calls_after_gone), 0);
-	KUNIT_EXPECT_EQ(test, pp_dma_live(), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.calls_after_gone), 0);
+	KUNIT_EXPECT_EQ(test, pp_test_dma_mapped(), 0);
 }
 
 /* What a driver unbind does: destroy the pool, let the device go, and
@@ -312,18 +238,18 @@ static void pp_dma_free_skb_after_device_is_gone(struct kunit *test)
 	skb_mark_for_recycle(skb);
 
 	pp_test_destroy(pool);
-	if (!pp_test_xfail_base(test, pp_dma_live() == 0,
+	if (!pp_test_xfail_base(test, pp_test_dma_mapped() == 0,
 				"no mapping survives destroy")) {
 		kfree_skb(skb);
 		KUNIT_EXPECT_TRUE(test, pp_test_released(&r));
 		root_device_unregister(dev);
 		return;
 	}
-	WRITE_ONCE(pp_dma.gone, true);
+	WRITE_ONCE(pp_test_dma.gone, true);
 	root_device_unregister(dev);
 	kfree_skb(skb);
 	KUNIT_EXPECT_TRUE(test, pp_test_released(&r));
-	KUNIT_EXPECT_EQ(test, atomic_read(&pp_dma.calls_after_gone), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.calls_after_gone), 0);
 }
 
 /* ---- returns that must free the page, fragments at destroy ---- */
@@ -402,7 +328,7 @@ static void pp_dma_hardirq_return_to_full_ring_frees(struct kunit *test)
 	int unmaps;
 
 	pp_dma_skip_ring_from_hardirq_on_base(test);
-	pool = pp_dma_pool_sized(test, pp_dma_dev, PP_FLAG_DMA_SYNC_DEV, 1,
+	pool = pp_dma_pool_sized(test, pp_test_dma.dev, PP_FLAG_DMA_SYNC_DEV, 1,
 				 &r);
 	a = pp_test_alloc(pool);
 	b = pp_test_alloc(pool);
@@ -410,9 +336,9 @@ static void pp_dma_hardirq_return_to_full_ring_frees(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, b);
 	/* The ring holds one page: @a fills it. */
 	page_pool_put_full_page(pool, a, false);
-	unmaps = atomic_read(&pp_dma.unmaps);
+	unmaps = atomic_read(&pp_test_dma.unmaps);
 	if (pp_dma_put_in_hardirq(test, pool, b)) {
-		KUNIT_EXPECT_EQ(test, atomic_read(&pp_dma.unmaps), unmaps + 1);
+		KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.unmaps), unmaps + 1);
 #ifdef CONFIG_PAGE_POOL_STATS
 		{
 			struct page_pool_stats s = pp_test_stats(pool);
@@ -427,7 +353,7 @@ static void pp_dma_hardirq_return_to_full_ring_frees(struct kunit *test)
 	/* Only @a can come back: the pool is freed at once. */
 	pp_test_destroy(pool);
 	KUNIT_EXPECT_TRUE(test, pp_test_released(&r));
-	KUNIT_EXPECT_EQ(test, pp_dma_live(), 0);
+	KUNIT_EXPECT_EQ(test, pp_test_dma_mapped(), 0);
 }
 
 /* How long the returner of a destroyed pool's last page may take to
@@ -448,13 +374,13 @@ static void pp_dma_hardirq_return_after_destroy_frees(struct kunit *test)
 	struct page *a;
 
 	pp_dma_skip_ring_from_hardirq_on_base(test);
-	pool = pp_dma_pool(test, pp_dma_dev, PP_FLAG_DMA_SYNC_DEV, &r);
+	pool = pp_dma_pool(test, pp_test_dma.dev, PP_FLAG_DMA_SYNC_DEV, &r);
 	a = pp_test_alloc(pool);
 	KUNIT_ASSERT_NOT_NULL(test, a);
 	pp_test_destroy(pool);
-	KUNIT_EXPECT_EQ(test, pp_dma_live(), 0);
+	KUNIT_EXPECT_EQ(test, pp_test_dma_mapped(), 0);
 	KUNIT_EXPECT_FALSE(test, completion_done(&r.released));
-	WRITE_ONCE(pp_dma.gone, true);
+	WRITE_ONCE(pp_test_dma.gone, true);
 
 	pp_dma_put_in_hardirq(test, pool, a);
 	if (!wait_for_completion_timeout(&r.released, PP_DMA_KICK_TIMEOUT)) {
@@ -463,8 +389,8 @@ static void pp_dma_hardirq_return_after_destroy_frees(struct kunit *test)
 		/* Its disconnect callback must not outlive the case. */
 		KUNIT_EXPECT_TRUE(test, pp_test_released(&r));
 	}
-	KUNIT_EXPECT_EQ(test, atomic_read(&pp_dma.calls_after_gone), 0);
-	KUNIT_EXPECT_EQ(test, pp_dma_live(), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.calls_after_gone), 0);
+	KUNIT_EXPECT_EQ(test, pp_test_dma_mapped(), 0);
 }
 
 /* A hard IRQ return of a page someone else still holds: the pool lets
@@ -474,15 +400,15 @@ static void pp_dma_hardirq_return_after_destroy_frees(struct kunit *test)
 static void pp_dma_hardirq_return_of_held_page_frees(struct kunit *test)
 {
 	struct pp_test_release r;
-	struct page_pool *pool = pp_dma_pool(test, pp_dma_dev, 0, &r);
+	struct page_pool *pool = pp_dma_pool(test, pp_test_dma.dev, 0, &r);
 	struct page *a = pp_test_alloc(pool);
 	int unmaps;
 
 	KUNIT_ASSERT_NOT_NULL(test, a);
 	get_page(a);
-	unmaps = atomic_read(&pp_dma.unmaps);
+	unmaps = atomic_read(&pp_test_dma.unmaps);
 	if (pp_dma_put_in_hardirq(test, pool, a)) {
-		KUNIT_EXPECT_EQ(test, atomic_read(&pp_dma.unmaps), unmaps + 1);
+		KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.unmaps), unmaps + 1);
 		KUNIT_EXPECT_EQ(test, page_pool_get_dma_addr(a),
 				(dma_addr_t)0);
 		KUNIT_EXPECT_FALSE(test, pp_test_owns(pool, a));
@@ -500,7 +426,7 @@ static void pp_dma_hardirq_return_of_held_page_frees(struct kunit *test)
 	put_page(a);
 	pp_test_destroy(pool);
 	KUNIT_EXPECT_TRUE(test, pp_test_released(&r));
-	KUNIT_EXPECT_EQ(test, pp_dma_live(), 0);
+	KUNIT_EXPECT_EQ(test, pp_test_dma_mapped(), 0);
 }
 
 struct pp_dma_frag_call {
@@ -538,7 +464,7 @@ static void pp_dma_destroy_with_fragments_out(struct kunit *test)
 	struct page *f[3];
 	int i;
 
-	pool = pp_dma_pool(test, pp_dma_dev, PP_FLAG_PAGE_FRAG, &r);
+	pool = pp_dma_pool(test, pp_test_dma.dev, PP_FLAG_PAGE_FRAG, &r);
 	for (i = 0; i < 3; i++) {
 		f[i] = pp_dma_alloc_frag(pool, PAGE_SIZE / 2);
 		KUNIT_ASSERT_NOT_NULL(test, f[i]);
@@ -548,9 +474,9 @@ static void pp_dma_destroy_with_fragments_out(struct kunit *test)
 	KUNIT_EXPECT_PTR_NE(test, f[2], f[0]);
 
 	pp_test_destroy(pool);
-	if (pp_test_xfail_base(test, pp_dma_live() == 0,
+	if (pp_test_xfail_base(test, pp_test_dma_mapped() == 0,
 			       "destroy unmaps pages whose fragments are out")) {
-		WRITE_ONCE(pp_dma.gone, true);
+		WRITE_ONCE(pp_test_dma.gone, true);
 		KUNIT_EXPECT_EQ(test, page_pool_get_dma_addr(f[0]),
 				(dma_addr_t)0);
 		KUNIT_EXPECT_EQ(test, page_pool_get_dma_addr(f[2]),
@@ -562,8 +488,8 @@ static void pp_dma_destroy_with_fragments_out(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, completion_done(&r.released));
 	page_pool_put_full_page(pool, f[1], false);
 	KUNIT_EXPECT_TRUE(test, pp_test_released(&r));
-	KUNIT_EXPECT_EQ(test, atomic_read(&pp_dma.calls_after_gone), 0);
-	KUNIT_EXPECT_EQ(test, pp_dma_live(), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.calls_after_gone), 0);
+	KUNIT_EXPECT_EQ(test, pp_test_dma_mapped(), 0);
 }
 
 /* ---- the real DMA path, checked by DMA-API debug ---- */
@@ -639,7 +565,7 @@ static void pp_dma_page_not_freed_while_unmapped(struct kunit *test)
 			   "XFAIL on the base pool: destroy does not unmap pages in flight");
 	if (num_online_cpus() < 2)
 		kunit_skip(test, "needs two CPUs");
-	pool = pp_dma_pool(test, pp_dma_dev, 0, &r);
+	pool = pp_dma_pool(test, pp_test_dma.dev, 0, &r);
 	rc.pool = pool;
 	rc.page = pp_test_alloc(pool);
 	KUNIT_ASSERT_NOT_NULL(test, rc.page);
@@ -658,9 +584,9 @@ static void pp_dma_page_not_freed_while_unmapped(struct kunit *test)
 	wait_for_completion(&rc.started);
 
 	pp_dma_racer = &rc;
-	pp_dma.unmap_hook = pp_dma_racer_unmap_hook;
+	pp_test_dma.unmap_hook = pp_dma_racer_unmap_hook;
 	pp_test_destroy(pool);
-	pp_dma.unmap_hook = NULL;
+	pp_test_dma.unmap_hook = NULL;
 	/* Lets the racer go if destroy never unmapped its page. */
 	WRITE_ONCE(rc.go, true);
 	kthread_stop(rc.task);
@@ -668,7 +594,7 @@ static void pp_dma_page_not_freed_while_unmapped(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, READ_ONCE(rc.done));
 	KUNIT_EXPECT_FALSE(test, rc.freed_while_mapped);
 	KUNIT_EXPECT_TRUE(test, pp_test_released(&r));
-	KUNIT_EXPECT_EQ(test, pp_dma_live(), 0);
+	KUNIT_EXPECT_EQ(test, pp_test_dma_mapped(), 0);
 }
 
 static struct pci_dev *pp_dma_pdev;
@@ -729,7 +655,7 @@ static void pp_dma_real_device_leaks_nothing(struct kunit *test)
 
 static int pp_dma_test_init(struct kunit *test)
 {
-	memset(&pp_dma, 0, sizeof(pp_dma));
+	pp_test_dma_reset();
 	pp_test_pin_cpu();
 	return 0;
 }
@@ -741,21 +667,12 @@ static void pp_dma_test_exit(struct kunit *test)
 
 static int pp_dma_suite_init(struct kunit_suite *suite)
 {
-	pp_dma_dev = root_device_register("page_pool_dma_test");
-	if (IS_ERR(pp_dma_dev))
-		return PTR_ERR(pp_dma_dev);
-	pp_dma_dev->dma_mask = &pp_dma_dev->coherent_dma_mask;
-	if (dma_set_mask_and_coherent(pp_dma_dev, DMA_BIT_MASK(64))) {
-		root_device_unregister(pp_dma_dev);
-		return -EIO;
-	}
-	set_dma_ops(pp_dma_dev, &pp_dma_counting_ops);
-	return 0;
+	return pp_test_dma_register("page_pool_dma_test");
 }
 
 static void pp_dma_suite_exit(struct kunit_suite *suite)
 {
-	root_device_unregister(pp_dma_dev);
+	pp_test_dma_unregister();
 }
 
 static struct kunit_case pp_dma_cases[] = {

@@ -345,10 +345,7 @@ static int pp_fault_test_init(struct kunit *test)
 	pp_fault_attr_save(&pp_fault_slab);
 	/* Order 0 too: the pool's pages are order 0. */
 	WRITE_ONCE(*pp_fault_page.min_order, 0);
-	atomic_set(&pp_test_dma.maps, 0);
-	atomic_set(&pp_test_dma.unmaps, 0);
-	atomic_set(&pp_test_dma.map_errors, 0);
-	WRITE_ONCE(pp_test_dma.fail_pct, 0);
+	pp_test_dma_reset();
 	pp_test_pin_cpu();
 	return 0;
 }

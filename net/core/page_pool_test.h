@@ -235,18 +235,34 @@ static inline bool pp_test_released(struct pp_test_release *r)
 }
 
 /* A device whose DMA "mapping" is the physical address and which only
- * counts, so pages of any order map; its maps fail at a rate on command.
- * Where the kernel has no DMA, the device gets no DMA mask.
+ * counts and records, so pages of any order map and every DMA call the
+ * pool makes is visible; its maps fail at a rate on command. Where the
+ * kernel has no DMA, the device gets no DMA mask.
  */
 struct pp_test_dma {
 	struct device *dev;
 	atomic_t maps;
 	atomic_t unmaps;
 	atomic_t map_errors;
+	atomic_t syncs;
+	/* Calls made once @gone is set: the device was unregistered. */
+	atomic_t calls_after_gone;
+	bool gone;
 	unsigned int fail_pct;	/* maps refused, in percent */
+	/* The last sync for the device. */
+	dma_addr_t sync_addr;
+	size_t sync_size;
+	/* Called on each unmap, before it is counted. */
+	void (*unmap_hook)(dma_addr_t addr);
 };
 
 static struct pp_test_dma pp_test_dma;
+
+static inline void pp_test_dma_note_call(void)
+{
+	if (READ_ONCE(pp_test_dma.gone))
+		atomic_inc(&pp_test_dma.calls_after_gone);
+}
 
 static inline dma_addr_t pp_test_dma_map(struct device *dev,
 					 struct page *page,
@@ -254,6 +270,7 @@ static inline dma_addr_t pp_test_dma_map(struct device *dev,
 					 enum dma_data_direction dir,
 					 unsigned long attrs)
 {
+	pp_test_dma_note_call();
 	if (get_random_u32_below(100) < READ_ONCE(pp_test_dma.fail_pct)) {
 		atomic_inc(&pp_test_dma.map_errors);
 		return DMA_MAPPING_ERROR;
@@ -266,20 +283,62 @@ static inline void pp_test_dma_unmap(struct device *dev, dma_addr_t addr,
 				     size_t size, enum dma_data_direction dir,
 				     unsigned long attrs)
 {
+	pp_test_dma_note_call();
+	if (pp_test_dma.unmap_hook)
+		pp_test_dma.unmap_hook(addr);
 	atomic_inc(&pp_test_dma.unmaps);
 }
 
-static inline void pp_test_dma_sync(struct device *dev, dma_addr_t addr,
-				    size_t size, enum dma_data_direction dir)
+static inline void pp_test_dma_sync_for_device(struct device *dev,
+					       dma_addr_t addr, size_t size,
+					       enum dma_data_direction dir)
 {
+	pp_test_dma_note_call();
+	atomic_inc(&pp_test_dma.syncs);
+	pp_test_dma.sync_addr = addr;
+	pp_test_dma.sync_size = size;
+}
+
+static inline void pp_test_dma_sync_for_cpu(struct device *dev,
+					    dma_addr_t addr, size_t size,
+					    enum dma_data_direction dir)
+{
+	pp_test_dma_note_call();
 }
 
 static const struct dma_map_ops pp_test_dma_ops = {
 	.map_page = pp_test_dma_map,
 	.unmap_page = pp_test_dma_unmap,
-	.sync_single_for_device = pp_test_dma_sync,
-	.sync_single_for_cpu = pp_test_dma_sync,
+	.sync_single_for_device = pp_test_dma_sync_for_device,
+	.sync_single_for_cpu = pp_test_dma_sync_for_cpu,
 };
+
+/**
+ * pp_test_dma_counting() - make @dev map through the counting device's ops
+ * @dev: a device without a DMA mask yet
+ *
+ * Return: @dev, or NULL where the kernel has no DMA.
+ */
+static inline struct device *pp_test_dma_counting(struct device *dev)
+{
+	if (!IS_ENABLED(CONFIG_DMA_OPS))
+		return NULL;
+	dev->dma_mask = &dev->coherent_dma_mask;
+	dev->coherent_dma_mask = DMA_BIT_MASK(64);
+	set_dma_ops(dev, &pp_test_dma_ops);
+	return dev;
+}
+
+/**
+ * pp_test_dma_reset() - forget what the counting device has seen
+ */
+static inline void pp_test_dma_reset(void)
+{
+	struct device *dev = pp_test_dma.dev;
+
+	memset(&pp_test_dma, 0, sizeof(pp_test_dma));
+	pp_test_dma.dev = dev;
+}
 
 /**
  * pp_test_dma_register() - create the suite's counting DMA device
@@ -293,13 +352,9 @@ static inline int pp_test_dma_register(const char *name)
 
 	if (IS_ERR(dev))
 		return PTR_ERR(dev);
-	memset(&pp_test_dma, 0, sizeof(pp_test_dma));
 	pp_test_dma.dev = dev;
-	if (IS_ENABLED(CONFIG_DMA_OPS)) {
-		dev->dma_mask = &dev->coherent_dma_mask;
-		dev->coherent_dma_mask = DMA_BIT_MASK(64);
-		set_dma_ops(dev, &pp_test_dma_ops);
-	}
+	pp_test_dma_reset();
+	pp_test_dma_counting(dev);
 	return 0;
 }
 
