@@ -165,11 +165,12 @@ static void pp_fault_drive(struct pp_fault_run *run, unsigned int rounds,
 	}
 }
 
-static struct page_pool *pp_fault_pool(struct kunit *test, bool map,
+/* A mapping pool: both kinds of fault can hit it. */
+static struct page_pool *pp_fault_pool(struct kunit *test,
 				       struct pp_test_release *r)
 {
 	struct page_pool_params p = {
-		.flags = map ? PP_FLAG_DMA_MAP : 0,
+		.flags = PP_FLAG_DMA_MAP,
 		.pool_size = 256,
 		.nid = NUMA_NO_NODE,
 		.dev = pp_test_dma.dev,
@@ -196,7 +197,7 @@ KUNIT_ARRAY_PARAM(pp_fault_rates, pp_fault_rates, pp_fault_rate_desc);
  * faults happen and the pool gets over them, and every page comes back.
  * @injected counts the faults so far.
  */
-static void pp_fault_run_case(struct kunit *test, bool map,
+static void pp_fault_run_case(struct kunit *test,
 			      void (*fault)(unsigned int pct),
 			      unsigned int (*injected)(void))
 {
@@ -211,7 +212,7 @@ static void pp_fault_run_case(struct kunit *test, bool map,
 	if (other >= nr_cpu_ids)
 		kunit_skip(test, "needs a second CPU");
 	INIT_WORK(&run.put_work, pp_fault_put_fn);
-	run.pool = pp_fault_pool(test, map, &r);
+	run.pool = pp_fault_pool(test, &r);
 
 	fault(rate);
 	pp_fault_drive(&run, PP_FAULT_ROUNDS, other);
@@ -272,13 +273,13 @@ static unsigned int pp_fault_dma_map_injected(void)
 
 static void pp_fault_page_alloc_at_rate(struct kunit *test)
 {
-	pp_fault_run_case(test, true, pp_fault_page_alloc,
+	pp_fault_run_case(test, pp_fault_page_alloc,
 			  pp_fault_page_alloc_injected);
 }
 
 static void pp_fault_dma_map_at_rate(struct kunit *test)
 {
-	pp_fault_run_case(test, true, pp_fault_dma_map,
+	pp_fault_run_case(test, pp_fault_dma_map,
 			  pp_fault_dma_map_injected);
 }
 
