@@ -29,7 +29,6 @@ struct pp_smp {
 	unsigned int allocated;
 	unsigned int returned;
 	unsigned int alloc_failed;
-	bool stop;
 };
 
 /* Softirq: allocate up to a budget of pages into free handoff slots. */
@@ -65,7 +64,7 @@ static int pp_smp_returner(void *arg)
 	struct pp_smp *s = arg;
 	unsigned int tail = s->tail, head;
 
-	while (!READ_ONCE(s->stop)) {
+	while (!kthread_should_stop()) {
 		/* Pairs with the allocator's release: the slots are filled. */
 		head = smp_load_acquire(&s->head);
 		if (head == tail) {
@@ -134,7 +133,6 @@ static void pp_smp_cross_cpu_returns(struct kunit *test)
 	/* Wait until the returner has taken every page handed over. */
 	while (smp_load_acquire(&s->tail) != s->head)
 		cond_resched();
-	WRITE_ONCE(s->stop, true);
 	kthread_stop(returner);
 	set_cpus_allowed_ptr(current, cpu_possible_mask);
 
@@ -171,7 +169,6 @@ struct pp_smp_race {
 	unsigned int round;	/* batches published by the allocator */
 	unsigned int done;	/* batches the other CPU finished */
 	unsigned int alloc_failed;
-	bool stop;
 };
 
 /* Softirq: a batch of whole pages, each made of two fragments. */
@@ -205,7 +202,7 @@ static int pp_smp_race_returner(void *arg)
 	struct pp_smp_race *s = arg;
 	unsigned int seen = 0;
 
-	while (!READ_ONCE(s->stop)) {
+	while (!kthread_should_stop()) {
 		/* Pairs with the allocator's release: the batch is there. */
 		if (smp_load_acquire(&s->round) == seen) {
 			cond_resched();
@@ -255,7 +252,6 @@ static void pp_smp_last_fragment_on_two_cpus(struct kunit *test)
 		while (smp_load_acquire(&s->done) != s->round)
 			cond_resched();
 	}
-	WRITE_ONCE(s->stop, true);
 	kthread_stop(returner);
 	set_cpus_allowed_ptr(current, cpu_possible_mask);
 
