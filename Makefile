@@ -8,7 +8,7 @@ LOGS := build/logs/$(POOL)
 # Boots per variant of 'make bench'.
 ROUNDS ?= 5
 
-.PHONY: all run test deps kunit-um kunit-x86_64 selftest-um check users bench \
+.PHONY: all run test deps kunit-um kunit-x86_64 selftest-um ppsim-um check users bench \
 	ring-test ring-bench clean distclean
 
 all: run
@@ -36,6 +36,11 @@ kunit-x86_64: deps
 selftest-um: deps
 	@scripts/selftest-um.sh $(POOL) $(LOGS)/selftest-um.log
 	@scripts/summarize.py $(LOGS)/selftest-um.log
+
+# The simulated NIC's end-to-end selftest in the UML kernel.
+ppsim-um: deps
+	@scripts/ppsim-um.sh $(POOL) $(LOGS)/ppsim-um.log
+	@scripts/summarize.py $(LOGS)/ppsim-um.log
 
 check: deps
 	@scripts/check.sh $(POOL) $(LOGS)/check.log
