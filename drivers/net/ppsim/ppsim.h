@@ -12,6 +12,7 @@
 #include <linux/u64_stats_sync.h>
 #include <linux/workqueue.h>
 #include <net/page_pool.h>
+#include <net/xdp.h>
 
 #define PPSIM_MAX_RXQ		16
 #define PPSIM_RING_DEF		1024
@@ -23,6 +24,8 @@
 #define PPSIM_FRAME_MIN		ETH_ZLEN
 /* Frames the generator writes before it lets NAPI run. */
 #define PPSIM_WIRE_BATCH	64
+/* XDP_TX frames a queue holds until the end of its NAPI poll. */
+#define PPSIM_XDP_TX_RING	128
 
 enum ppsim_mode {
 	PPSIM_MODE_ALLOC,
@@ -63,6 +66,11 @@ struct ppsim_rxq_stats {
 	u64 drops;
 	u64 alloc_fail;
 	u64 bad;
+	u64 xdp_pass;
+	u64 xdp_drop;
+	u64 xdp_tx;
+	u64 xdp_redirect;
+	u64 xdp_aborted;
 	struct u64_stats_sync syncp;
 };
 
@@ -87,9 +95,15 @@ struct ppsim_rxq {
 	u32 post;
 	u32 cons;
 	u32 done;
-	u32 rx_seq;		/* the wire sequence number expected next */
 	u16 index;
 	struct ppsim_rxq_stats *stats;	/* kept in priv: they outlive us */
+	struct bpf_prog *xdp_prog;	/* fixed while the queue runs */
+	struct xdp_rxq_info xdp_rxq;
+	bool xdp_rxq_reg;
+	bool xdp_flush;			/* a redirect is pending this poll */
+	/* XDP_TX: frames for the TX ring, sent at the end of the poll */
+	struct xdp_frame *xdp_tx[PPSIM_XDP_TX_RING];
+	u32 xdp_tx_n;
 
 	/* device side: the wire generator and TX loopback */
 	spinlock_t dev_lock;	/* serialises the device's writers */
@@ -136,8 +150,12 @@ struct ppsim_priv {
 	u32 stride;		/* frag/order3: bytes a frame takes */
 	bool use_dma;
 	struct ppsim_rxq *rxq;
+	struct bpf_prog *xdp_prog;
+	bool xmit_ok;		/* ndo_xdp_xmit may use rxq */
 	struct ppsim_rxq_stats stats[PPSIM_MAX_RXQ];
 	atomic64_t tx_dropped;
+	atomic64_t xdp_xmit;
+	atomic64_t xdp_xmit_drop;
 };
 
 extern const char * const ppsim_mode_names[PPSIM_MODE_NR];
@@ -148,6 +166,8 @@ void ppsim_queues_stop(struct ppsim_priv *priv);
 void ppsim_rxq_stats_read(struct ppsim_rxq_stats *s,
 			  struct ppsim_rxq_stats *out);
 netdev_tx_t ppsim_xmit(struct sk_buff *skb, struct net_device *ndev);
+int ppsim_xdp_xmit(struct net_device *ndev, int n, struct xdp_frame **frames,
+		   u32 flags);
 int ppsim_reconfigure(struct ppsim_priv *priv, u32 num_rxq, u32 ring_size);
 int ppsim_wire_start(struct ppsim_priv *priv, u32 frames, u32 len);
 u32 ppsim_wire_left(struct ppsim_priv *priv);

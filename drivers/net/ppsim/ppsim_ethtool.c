@@ -10,6 +10,11 @@
 
 static const char * const ppsim_rxq_stat_names[] = {
 	"packets", "bytes", "drops", "alloc_fail", "bad",
+	"xdp_pass", "xdp_drop", "xdp_tx", "xdp_redirect", "xdp_aborted",
+};
+
+static const char * const ppsim_dev_stat_names[] = {
+	"tx_dropped", "xdp_xmit", "xdp_xmit_drop",
 };
 
 #define PPSIM_RXQ_NSTATS	ARRAY_SIZE(ppsim_rxq_stat_names)
@@ -24,7 +29,7 @@ static void ppsim_get_drvinfo(struct net_device *ndev,
 		sizeof(info->bus_info));
 }
 
-/* Per queue counters for every queue configured, then tx_dropped, then
+/* Per queue counters for every queue configured, then the device's, then
  * the pools' counters summed over the queues (zero in modes without a
  * pool, so the layout depends only on the queue count).
  */
@@ -34,7 +39,8 @@ static int ppsim_get_sset_count(struct net_device *ndev, int sset)
 
 	if (sset != ETH_SS_STATS)
 		return -EOPNOTSUPP;
-	return priv->num_rxq * PPSIM_RXQ_NSTATS + 1 +
+	return priv->num_rxq * PPSIM_RXQ_NSTATS +
+	       ARRAY_SIZE(ppsim_dev_stat_names) +
 	       page_pool_ethtool_stats_get_count();
 }
 
@@ -49,7 +55,8 @@ static void ppsim_get_strings(struct net_device *ndev, u32 sset, u8 *data)
 		for (j = 0; j < PPSIM_RXQ_NSTATS; j++)
 			ethtool_sprintf(&data, "rx%u_%s", i,
 					ppsim_rxq_stat_names[j]);
-	ethtool_sprintf(&data, "tx_dropped");
+	for (j = 0; j < ARRAY_SIZE(ppsim_dev_stat_names); j++)
+		ethtool_sprintf(&data, "%s", ppsim_dev_stat_names[j]);
 	page_pool_ethtool_stats_get_strings(data);
 }
 
@@ -82,8 +89,15 @@ static void ppsim_get_ethtool_stats(struct net_device *ndev,
 		*data++ = s.drops;
 		*data++ = s.alloc_fail;
 		*data++ = s.bad;
+		*data++ = s.xdp_pass;
+		*data++ = s.xdp_drop;
+		*data++ = s.xdp_tx;
+		*data++ = s.xdp_redirect;
+		*data++ = s.xdp_aborted;
 	}
 	*data++ = atomic64_read(&priv->tx_dropped);
+	*data++ = atomic64_read(&priv->xdp_xmit);
+	*data++ = atomic64_read(&priv->xdp_xmit_drop);
 	ppsim_pool_stats(priv, data);
 }
 

@@ -4,6 +4,7 @@
  * /sys/bus/ppsim/{new_device,del_device}, each with one netdev; the
  * per-device knobs (RX mode, the wire) are attributes of the bus device.
  */
+#include <linux/bpf.h>
 #include <linux/dma-mapping.h>
 #include <linux/etherdevice.h>
 #include <linux/kernel.h>
@@ -61,11 +62,61 @@ static void ppsim_get_stats64(struct net_device *ndev,
 	stats->tx_dropped = atomic64_read(&priv->tx_dropped);
 }
 
+/* Attaching or detaching a program changes the buffers' headroom: a
+ * running device restarts its queues around it.
+ */
+static int ppsim_xdp_setup(struct ppsim_priv *priv, struct bpf_prog *prog,
+			   struct netlink_ext_ack *extack)
+{
+	struct net_device *ndev = priv->ndev;
+	struct bpf_prog *old = priv->xdp_prog;
+	bool running = netif_running(ndev);
+	int err = 0;
+
+	if (running) {
+		netif_tx_disable(ndev);
+		ppsim_queues_stop(priv);
+	}
+	priv->xdp_prog = prog;
+	if (running) {
+		err = ppsim_queues_start(priv);
+		if (err) {
+			NL_SET_ERR_MSG_MOD(extack, "cannot restart the RX queues");
+			priv->xdp_prog = old;
+			if (ppsim_queues_start(priv)) {
+				netdev_err(ndev, "cannot restart after a failed XDP change\n");
+				dev_close(ndev);
+			}
+		} else {
+			netif_tx_wake_all_queues(ndev);
+		}
+	}
+	if (err)
+		return err;
+	if (old)
+		bpf_prog_put(old);
+	return 0;
+}
+
+static int ppsim_bpf(struct net_device *ndev, struct netdev_bpf *bpf)
+{
+	struct ppsim_priv *priv = netdev_priv(ndev);
+
+	switch (bpf->command) {
+	case XDP_SETUP_PROG:
+		return ppsim_xdp_setup(priv, bpf->prog, bpf->extack);
+	default:
+		return -EINVAL;
+	}
+}
+
 static const struct net_device_ops ppsim_netdev_ops = {
 	.ndo_open = ppsim_open,
 	.ndo_stop = ppsim_stop,
 	.ndo_start_xmit = ppsim_xmit,
 	.ndo_get_stats64 = ppsim_get_stats64,
+	.ndo_bpf = ppsim_bpf,
+	.ndo_xdp_xmit = ppsim_xdp_xmit,
 	.ndo_set_mac_address = eth_mac_addr,
 	.ndo_validate_addr = eth_validate_addr,
 };

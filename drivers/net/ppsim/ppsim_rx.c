@@ -8,8 +8,11 @@
  * swiotlb=force it writes the bounce buffer and the CPU sees the frame
  * only after a sync, as with real hardware.
  */
+#include <linux/bpf.h>
+#include <linux/bpf_trace.h>
 #include <linux/dma-mapping.h>
 #include <linux/etherdevice.h>
+#include <linux/filter.h>
 #include <linux/gfp.h>
 #include <linux/ip.h>
 #include <linux/mm.h>
@@ -257,99 +260,196 @@ static void ppsim_sync_for_cpu(struct ppsim_priv *priv,
 					      b->off, len, DMA_FROM_DEVICE);
 }
 
-/* Builds the skb around the buffer; the buffer is the skb's (or back with
- * its owner) afterwards, whatever happens.
+/* The buffer leaves the ring for good (to an skb or an xdp_frame): what
+ * each mode must do first. Afterwards freeing its data, by the skb or
+ * xdp_return_frame(), is enough to give it back.
  */
-static struct sk_buff *ppsim_build_skb(struct ppsim_rxq *q,
-				       struct ppsim_buf *b, u32 len)
+static void ppsim_buf_handoff(struct ppsim_rxq *q, struct ppsim_buf *b)
 {
 	struct ppsim_priv *priv = q->priv;
-	u32 start = b->off - priv->headroom;
-	void *va = page_address(b->page);
-	struct sk_buff *skb;
-	u32 truesize;
 
 	switch (priv->mode) {
 	case PPSIM_MODE_ALLOC:
 		ppsim_unmap(priv, b->dma, PAGE_SIZE);
-		truesize = PAGE_SIZE;
 		break;
 	case PPSIM_MODE_CACHE:
 		/* Not cached when full: then the skb takes the last ref. */
 		if (!ppsim_cache_put(q, b->page, b->dma))
 			ppsim_unmap(priv, b->dma, PAGE_SIZE);
-		truesize = PAGE_SIZE;
 		break;
 	case PPSIM_MODE_ORDER3:
 		if (b->last)
 			ppsim_unmap(priv, b->dma, PPSIM_O3_BYTES);
-		truesize = priv->stride;
-		break;
-	case PPSIM_MODE_FRAG:
-		truesize = priv->stride;
 		break;
 	default:
-		truesize = PAGE_SIZE;
 		break;
 	}
+}
 
-	skb = build_skb(va + start, truesize);
+/* Frees a handed-off buffer whose frame went nowhere. */
+static void ppsim_buf_free(struct ppsim_rxq *q, struct page *page)
+{
+	if (ppsim_mode_has_pool(q->priv->mode))
+		page_pool_put_full_page(q->pp, page, true);
+	else
+		put_page(page);
+}
+
+static u32 ppsim_truesize(struct ppsim_priv *priv)
+{
+	if (priv->mode == PPSIM_MODE_FRAG || priv->mode == PPSIM_MODE_ORDER3)
+		return priv->stride;
+	return PAGE_SIZE;
+}
+
+/* Builds the skb around a handed-off buffer, @headroom and @len from
+ * where XDP left the frame.
+ */
+static struct sk_buff *ppsim_build_skb(struct ppsim_rxq *q,
+				       struct ppsim_buf *b, u32 headroom,
+				       u32 len)
+{
+	struct ppsim_priv *priv = q->priv;
+	void *start = page_address(b->page) + b->off - priv->headroom;
+	struct sk_buff *skb;
+
+	skb = build_skb(start, ppsim_truesize(priv));
 	if (unlikely(!skb)) {
-		if (ppsim_mode_has_pool(priv->mode))
-			page_pool_put_full_page(q->pp, b->page, true);
-		else
-			put_page(b->page);
+		ppsim_buf_free(q, b->page);
 		return NULL;
 	}
 	if (ppsim_mode_has_pool(priv->mode))
 		skb_mark_for_recycle(skb);
-	skb_reserve(skb, priv->headroom);
+	skb_reserve(skb, headroom);
 	skb_put(skb, len);
 	return skb;
 }
 
-/* Checks a wire frame as the far end wrote it; other frames pass. */
-static bool ppsim_frame_bad(struct ppsim_rxq *q, const u8 *va, u32 len)
+/* Checks a wire frame's content; other frames pass. The order is the
+ * receiver's to check: frames looped back from other queues or devices
+ * are in the order they were sent, not the order of this queue.
+ */
+static bool ppsim_frame_bad(const u8 *va, u32 len)
 {
 	const struct ppsim_wire_hdr *h = (const void *)(va + PPSIM_WIRE_L4_END);
-	u32 csum, seq;
+	u32 csum;
 
 	if (len < PPSIM_WIRE_PAYLOAD || h->magic != htonl(PPSIM_WIRE_MAGIC))
 		return false;
-	seq = ntohl(h->seq);
 	csum = ppsim_wire_csum(PPSIM_WIRE_CSUM_SEED, (const u8 *)h,
 			       offsetof(struct ppsim_wire_hdr, csum));
 	csum = ppsim_wire_csum(csum, va + PPSIM_WIRE_PAYLOAD,
 			       len - PPSIM_WIRE_PAYLOAD);
-	if (ntohs(h->len) != len || ntohs(h->queue) != q->index ||
-	    seq != q->rx_seq || ntohl(h->csum) != csum) {
-		q->rx_seq = seq + 1;
+	return ntohs(h->len) != len || ntohl(h->csum) != csum;
+}
+
+/* Queues an XDP_TX frame for the TX ring; false if it is full. */
+static bool ppsim_xdp_tx(struct ppsim_rxq *q, struct xdp_buff *xdp)
+{
+	struct xdp_frame *f;
+
+	if (q->xdp_tx_n == PPSIM_XDP_TX_RING)
+		return false;
+	f = xdp_convert_buff_to_frame(xdp);
+	if (unlikely(!f))
+		return false;
+	q->xdp_tx[q->xdp_tx_n++] = f;
+	return true;
+}
+
+/* The device sends the TX ring and completes it at once: the pages go
+ * back to their pool from NAPI, as a real TX completion would.
+ */
+static void ppsim_xdp_tx_flush(struct ppsim_rxq *q)
+{
+	u32 i;
+
+	for (i = 0; i < q->xdp_tx_n; i++)
+		xdp_return_frame_rx_napi(q->xdp_tx[i]);
+	q->xdp_tx_n = 0;
+}
+
+/* Runs the XDP program on the frame. Returns true when the frame is to
+ * go up the stack, with @headroom and @len as the program left them;
+ * otherwise the frame has been dropped, sent or redirected.
+ */
+static bool ppsim_run_xdp(struct ppsim_rxq *q, struct bpf_prog *prog,
+			  struct ppsim_buf *b, u32 *headroom, u32 *len)
+{
+	struct ppsim_priv *priv = q->priv;
+	void *start = page_address(b->page) + b->off - priv->headroom;
+	struct ppsim_rxq_stats *st = q->stats;
+	struct xdp_buff xdp;
+	u32 act;
+
+	xdp_init_buff(&xdp, ppsim_truesize(priv), &q->xdp_rxq);
+	xdp_prepare_buff(&xdp, start, priv->headroom, *len, false);
+	act = bpf_prog_run_xdp(prog, &xdp);
+
+	switch (act) {
+	case XDP_PASS:
+		*headroom = xdp.data - xdp.data_hard_start;
+		*len = xdp.data_end - xdp.data;
+		st->xdp_pass++;
 		return true;
+	case XDP_TX:
+		ppsim_buf_handoff(q, b);
+		if (ppsim_xdp_tx(q, &xdp)) {
+			st->xdp_tx++;
+			return false;
+		}
+		ppsim_buf_free(q, b->page);
+		goto aborted;
+	case XDP_REDIRECT:
+		ppsim_buf_handoff(q, b);
+		if (!xdp_do_redirect(priv->ndev, &xdp, prog)) {
+			q->xdp_flush = true;
+			st->xdp_redirect++;
+			return false;
+		}
+		ppsim_buf_free(q, b->page);
+		goto aborted;
+	case XDP_DROP:
+		ppsim_buf_handoff(q, b);
+		ppsim_buf_free(q, b->page);
+		st->xdp_drop++;
+		return false;
+	default:
+		bpf_warn_invalid_xdp_action(priv->ndev, prog, act);
+		fallthrough;
+	case XDP_ABORTED:
+		ppsim_buf_handoff(q, b);
+		ppsim_buf_free(q, b->page);
+		break;
 	}
-	q->rx_seq = seq + 1;
+aborted:
+	trace_xdp_exception(priv->ndev, prog, act);
+	st->xdp_aborted++;
 	return false;
 }
 
 static void ppsim_rx_one(struct ppsim_rxq *q, struct ppsim_buf *b, u32 len)
 {
 	struct net_device *ndev = q->priv->ndev;
-	struct sk_buff *skb;
-	bool bad;
+	struct ppsim_rxq_stats *st = q->stats;
+	u32 headroom = q->priv->headroom;
+	struct sk_buff *skb = NULL;
+	bool pass = true;
 
 	ppsim_sync_for_cpu(q->priv, b, len);
-	bad = ppsim_frame_bad(q, page_address(b->page) + b->off, len);
-	skb = ppsim_build_skb(q, b, len);
-	b->page = NULL;
-
-	u64_stats_update_begin(&q->stats->syncp);
-	if (skb) {
-		q->stats->packets++;
-		q->stats->bytes += len;
-	} else {
-		q->stats->drops++;
+	u64_stats_update_begin(&st->syncp);
+	st->bad += ppsim_frame_bad(page_address(b->page) + b->off, len);
+	st->packets++;
+	st->bytes += len;
+	if (q->xdp_prog)
+		pass = ppsim_run_xdp(q, q->xdp_prog, b, &headroom, &len);
+	if (pass) {
+		ppsim_buf_handoff(q, b);
+		skb = ppsim_build_skb(q, b, headroom, len);
+		st->drops += !skb;
 	}
-	q->stats->bad += bad;
-	u64_stats_update_end(&q->stats->syncp);
+	u64_stats_update_end(&st->syncp);
+	b->page = NULL;
 	if (!skb)
 		return;
 
@@ -377,6 +477,12 @@ static int ppsim_poll(struct napi_struct *napi, int budget)
 		ppsim_rx_one(q, b, READ_ONCE(q->cq[q->cons & q->mask].len));
 		q->cons++;
 		work++;
+	}
+	if (q->xdp_tx_n)
+		ppsim_xdp_tx_flush(q);
+	if (q->xdp_flush) {
+		xdp_do_flush();
+		q->xdp_flush = false;
 	}
 	ppsim_refill(q);
 	ppsim_wire_kick(q);
@@ -589,6 +695,51 @@ netdev_tx_t ppsim_xmit(struct sk_buff *skb, struct net_device *ndev)
 	return NETDEV_TX_OK;
 }
 
+/**
+ * ppsim_xdp_xmit() - frames redirected to this device by XDP
+ * @ndev: the device
+ * @n: how many
+ * @frames: the frames
+ * @flags: XDP_XMIT_FLUSH or 0; the device sends at once either way
+ *
+ * Like the skb TX side, the device loops them back into an RX queue (the
+ * one of the sending CPU), as its wire's far end would send them back.
+ * The frames are returned to their owner once copied.
+ *
+ * Context: another device's NAPI, RCU read side.
+ * Return: the number of frames sent, the rest are the caller's to free;
+ * -ENETDOWN when the device is down, -EINVAL for unknown flags.
+ */
+int ppsim_xdp_xmit(struct net_device *ndev, int n, struct xdp_frame **frames,
+		   u32 flags)
+{
+	struct ppsim_priv *priv = netdev_priv(ndev);
+	struct ppsim_rxq *q;
+	struct ppsim_buf *b;
+	int i;
+
+	if (unlikely(flags & ~XDP_XMIT_FLAGS_MASK))
+		return -EINVAL;
+	/* Pairs with the release in ppsim_queues_start(): rxq is set. */
+	if (!smp_load_acquire(&priv->xmit_ok))
+		return -ENETDOWN;
+	q = &priv->rxq[smp_processor_id() % priv->num_rxq];
+	spin_lock(&q->dev_lock);
+	for (i = 0; i < n && !q->stopping; i++) {
+		b = ppsim_dev_next(q);
+		if (!b || frames[i]->len > PPSIM_FRAME_MAX)
+			break;
+		memcpy(ppsim_dev_addr(priv, b), frames[i]->data,
+		       frames[i]->len);
+		ppsim_dev_complete(q, frames[i]->len);
+		xdp_return_frame(frames[i]);
+	}
+	spin_unlock(&q->dev_lock);
+	atomic64_add(i, &priv->xdp_xmit);
+	atomic64_add(n - i, &priv->xdp_xmit_drop);
+	return i;
+}
+
 /* ---- queues: bring-up and teardown ---- */
 
 static int ppsim_pool_create(struct ppsim_rxq *q)
@@ -624,6 +775,29 @@ static int ppsim_pool_create(struct ppsim_rxq *q)
 	return 0;
 }
 
+/* XDP needs the queue's memory model to give frames back to it. */
+static int ppsim_xdp_rxq_reg(struct ppsim_rxq *q)
+{
+	int err;
+
+	err = xdp_rxq_info_reg(&q->xdp_rxq, q->priv->ndev, q->index,
+			       q->napi.napi_id);
+	if (err)
+		return err;
+	if (q->pp)
+		err = xdp_rxq_info_reg_mem_model(&q->xdp_rxq,
+						 MEM_TYPE_PAGE_POOL, q->pp);
+	else
+		err = xdp_rxq_info_reg_mem_model(&q->xdp_rxq,
+						 MEM_TYPE_PAGE_ORDER0, NULL);
+	if (err) {
+		xdp_rxq_info_unreg(&q->xdp_rxq);
+		return err;
+	}
+	q->xdp_rxq_reg = true;
+	return 0;
+}
+
 static void ppsim_rxq_free(struct ppsim_rxq *q)
 {
 	struct ppsim_priv *priv = q->priv;
@@ -636,6 +810,10 @@ static void ppsim_rxq_free(struct ppsim_rxq *q)
 	for (; q->cons != q->post; q->cons++)
 		ppsim_buf_put(q, &q->ring[q->cons & q->mask], false);
 	ppsim_cache_drain(q);
+	/* Unregistering a pool's memory model drops the model's hold on it. */
+	if (q->xdp_rxq_reg)
+		xdp_rxq_info_unreg(&q->xdp_rxq);
+	q->xdp_rxq_reg = false;
 	if (q->pp)
 		page_pool_destroy(q->pp);
 	q->pp = NULL;
@@ -654,6 +832,7 @@ static int ppsim_rxq_init(struct ppsim_priv *priv, struct ppsim_rxq *q, u16 i)
 	q->size = priv->ring_size;
 	q->mask = entries - 1;
 	q->stats = &priv->stats[i];
+	q->xdp_prog = priv->xdp_prog;
 	spin_lock_init(&q->dev_lock);
 	INIT_DELAYED_WORK(&q->wire_work, ppsim_wire_work);
 
@@ -681,6 +860,11 @@ static int ppsim_rxq_init(struct ppsim_priv *priv, struct ppsim_rxq *q, u16 i)
 		goto err_free;
 	}
 	netif_napi_add(priv->ndev, &q->napi, ppsim_poll);
+	err = ppsim_xdp_rxq_reg(q);
+	if (err) {
+		netif_napi_del(&q->napi);
+		goto err_free;
+	}
 	return 0;
 
 err_free:
@@ -702,7 +886,9 @@ static void ppsim_rxq_stop(struct ppsim_rxq *q)
 
 static void ppsim_layout(struct ppsim_priv *priv)
 {
-	priv->headroom = NET_SKB_PAD + NET_IP_ALIGN;
+	/* XDP may grow the frame at its head: give it the room it expects. */
+	priv->headroom = priv->xdp_prog ? XDP_PACKET_HEADROOM :
+					  NET_SKB_PAD + NET_IP_ALIGN;
 	priv->stride = SKB_DATA_ALIGN(priv->headroom + PPSIM_FRAME_MAX) +
 		       PPSIM_SHINFO;
 }
@@ -732,6 +918,8 @@ int ppsim_queues_start(struct ppsim_priv *priv)
 	priv->rxq = rxq;
 	for (i = 0; i < priv->num_rxq; i++)
 		napi_enable(&rxq[i].napi);
+	/* ndo_xdp_xmit may look at rxq from now on. */
+	smp_store_release(&priv->xmit_ok, true);
 	return 0;
 
 err_undo:
@@ -758,6 +946,9 @@ void ppsim_queues_stop(struct ppsim_priv *priv)
 
 	if (!priv->rxq)
 		return;
+	/* ndo_xdp_xmit runs in other devices' NAPI: let it finish first. */
+	WRITE_ONCE(priv->xmit_ok, false);
+	synchronize_net();
 	for (i = 0; i < priv->num_rxq; i++)
 		ppsim_rxq_stop(&priv->rxq[i]);
 	kfree(priv->rxq);
@@ -781,5 +972,10 @@ void ppsim_rxq_stats_read(struct ppsim_rxq_stats *s,
 		out->drops = s->drops;
 		out->alloc_fail = s->alloc_fail;
 		out->bad = s->bad;
+		out->xdp_pass = s->xdp_pass;
+		out->xdp_drop = s->xdp_drop;
+		out->xdp_tx = s->xdp_tx;
+		out->xdp_redirect = s->xdp_redirect;
+		out->xdp_aborted = s->xdp_aborted;
 	} while (u64_stats_fetch_retry(&s->syncp, start));
 }
