@@ -8,8 +8,8 @@ LOGS := build/logs/$(POOL)
 # Boots per variant of 'make bench'.
 ROUNDS ?= 5
 
-.PHONY: all run test deps kunit-um kunit-x86_64 selftest-um ppsim-um check users bench \
-	ring-test ring-bench clean distclean
+.PHONY: all run test deps kunit-um kunit-x86_64 selftest-um ppsim-um \
+	ppsim-x86_64 check users bench ring-test ring-bench clean distclean
 
 all: run
 
@@ -41,6 +41,11 @@ selftest-um: deps
 ppsim-um: deps
 	@scripts/ppsim-um.sh $(POOL) $(LOGS)/ppsim-um.log
 	@scripts/summarize.py $(LOGS)/ppsim-um.log
+
+# The same under QEMU x86_64 with DMA (swiotlb=force) and the checkers.
+ppsim-x86_64: deps
+	@scripts/ppsim-x86_64.sh $(POOL) $(LOGS)/ppsim-x86_64.log
+	@scripts/summarize.py $(LOGS)/ppsim-x86_64.log
 
 check: deps
 	@scripts/check.sh $(POOL) $(LOGS)/check.log
