@@ -10,8 +10,9 @@ ROUNDS ?= 5
 # Seconds of each part of 'make stress'.
 SECONDS ?= 60
 
-.PHONY: all run test deps kunit-um kunit-x86_64 kunit-kcsan selftest-um check \
-	users bench ring-test ring-bench stress clean distclean
+.PHONY: all run test deps kunit-um kunit-x86_64 kunit-kcsan selftest-um \
+	ppsim-um ppsim-x86_64 ppsim-kcsan check users bench ring-test ring-bench stress \
+	clean distclean
 
 all: run
 
@@ -43,6 +44,21 @@ selftest-um: deps
 kunit-kcsan: deps
 	@scripts/kunit-x86_64.sh $(POOL) $(LOGS)/kunit-kcsan.log x86_64-kcsan
 	@scripts/summarize.py $(LOGS)/kunit-kcsan.log
+
+# The simulated NIC's end-to-end selftest in the UML kernel.
+ppsim-um: deps
+	@scripts/ppsim-um.sh $(POOL) $(LOGS)/ppsim-um.log
+	@scripts/summarize.py $(LOGS)/ppsim-um.log
+
+# The same under QEMU x86_64 with DMA (swiotlb=force) and the checkers.
+ppsim-x86_64: deps
+	@scripts/ppsim-x86_64.sh $(POOL) $(LOGS)/ppsim-x86_64.log
+	@scripts/summarize.py $(LOGS)/ppsim-x86_64.log
+
+# And in the KCSAN kernel.
+ppsim-kcsan: deps
+	@scripts/ppsim-x86_64.sh $(POOL) $(LOGS)/ppsim-kcsan.log x86_64-kcsan
+	@scripts/summarize.py $(LOGS)/ppsim-kcsan.log
 
 check: deps
 	@scripts/check.sh $(POOL) $(LOGS)/check.log

@@ -21,8 +21,12 @@ stage() {
 stage kunit-um "$top/scripts/kunit-um.sh" "$variant" "$logs/kunit-um.log"
 stage bench-smoke "$top/scripts/bench-smoke.sh" "$variant" "$logs/bench-smoke.log"
 stage selftest-um "$top/scripts/selftest-um.sh" "$variant" "$logs/selftest-um.log"
+stage ppsim-um "$top/scripts/ppsim-um.sh" "$variant" "$logs/ppsim-um.log"
 stage kunit-x86_64 "$top/scripts/kunit-x86_64.sh" "$variant" "$logs/kunit-x86_64.log"
+stage ppsim-x86_64 "$top/scripts/ppsim-x86_64.sh" "$variant" "$logs/ppsim-x86_64.log"
 stage kunit-kcsan "$top/scripts/kunit-x86_64.sh" "$variant" "$logs/kunit-kcsan.log" \
+	x86_64-kcsan
+stage ppsim-kcsan "$top/scripts/ppsim-x86_64.sh" "$variant" "$logs/ppsim-kcsan.log" \
 	x86_64-kcsan
 stage check "$top/scripts/check.sh" "$variant" "$logs/check.log"
 stage users "$top/scripts/compile-users.sh" "$variant" "$logs/users.log"
@@ -30,7 +34,8 @@ stage ring "$top/scripts/ring-test.sh" "$variant" "$logs/ring.log"
 
 echo "== summary ($variant pool, $SECONDS s)"
 exec "$top/scripts/summarize.py" "$logs/kunit-um.log" "$logs/bench-smoke.log" \
-	"$logs/selftest-um.log" \
-	"$logs/kunit-x86_64.log" "$logs/kunit-kcsan.log" "$logs/check.log" \
+	"$logs/selftest-um.log" "$logs/ppsim-um.log" \
+	"$logs/kunit-x86_64.log" "$logs/ppsim-x86_64.log" \
+	"$logs/kunit-kcsan.log" "$logs/ppsim-kcsan.log" "$logs/check.log" \
 	"$logs/users.log" \
 	"$logs/ring.log"

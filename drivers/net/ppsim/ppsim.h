@@ -1,0 +1,175 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ppsim: a simulated NIC whose RX path is built the way a real NIC
+ * driver's is, so that page_pool can be exercised and measured end to end
+ * without hardware.
+ */
+#ifndef _PPSIM_H
+#define _PPSIM_H
+
+#include <linux/device.h>
+#include <linux/netdevice.h>
+#include <linux/u64_stats_sync.h>
+#include <linux/workqueue.h>
+#include <net/page_pool.h>
+#include <net/xdp.h>
+
+#define PPSIM_MAX_RXQ		16
+#define PPSIM_RING_DEF		1024
+#define PPSIM_RING_MIN		64
+#define PPSIM_RING_MAX		16384
+#define PPSIM_CACHE_SIZE	256
+/* Largest frame the wire writes and the buffers are sized for. */
+#define PPSIM_FRAME_MAX		(ETH_HLEN + ETH_DATA_LEN)
+#define PPSIM_FRAME_MIN		ETH_ZLEN
+/* Frames the generator writes before it lets NAPI run. */
+#define PPSIM_WIRE_BATCH	64
+/* XDP_TX frames a queue holds until the end of its NAPI poll. */
+#define PPSIM_XDP_TX_RING	128
+
+enum ppsim_mode {
+	PPSIM_MODE_ALLOC,
+	PPSIM_MODE_CACHE,
+	PPSIM_MODE_POOL,
+	PPSIM_MODE_FRAG,
+	PPSIM_MODE_ORDER3,
+	PPSIM_MODE_NR,
+};
+
+/**
+ * struct ppsim_buf - one posted RX buffer, as the descriptor ring holds it
+ * @page: the page (for order3, the head of the compound page)
+ * @dma: DMA address of @page's mapping (0 without DMA)
+ * @off: where the frame starts, from the start of @page
+ * @last: order3 only: the last frame carved from @page, which unmaps it
+ */
+struct ppsim_buf {
+	struct page *page;
+	dma_addr_t dma;
+	u32 off;
+	bool last;
+};
+
+/* A completion queue entry: what the device wrote into a buffer. */
+struct ppsim_cqe {
+	u32 len;
+};
+
+struct ppsim_cache_ent {
+	struct page *page;
+	dma_addr_t dma;
+};
+
+struct ppsim_rxq_stats {
+	u64 packets;
+	u64 bytes;
+	u64 drops;
+	u64 alloc_fail;
+	u64 bad;
+	u64 xdp_pass;
+	u64 xdp_drop;
+	u64 xdp_tx;
+	u64 xdp_redirect;
+	u64 xdp_aborted;
+	struct u64_stats_sync syncp;
+};
+
+struct ppsim_priv;
+
+/**
+ * struct ppsim_rxq - one RX queue: descriptor ring, completion queue, NAPI
+ *
+ * The ring indices run free and are masked on use. The driver posts
+ * buffers at @post; the device fills them in order from @fill and
+ * publishes each completion by moving @done; NAPI consumes from @cons.
+ * So cons <= done <= fill <= post, and post - cons <= @size.
+ */
+struct ppsim_rxq {
+	struct napi_struct napi;
+	struct ppsim_priv *priv;
+	struct page_pool *pp;
+	struct ppsim_buf *ring;
+	struct ppsim_cqe *cq;
+	u32 mask;
+	u32 size;
+	u32 post;
+	u32 cons;
+	u32 done;
+	u16 index;
+	struct ppsim_rxq_stats *stats;	/* kept in priv: they outlive us */
+	struct bpf_prog *xdp_prog;	/* fixed while the queue runs */
+	struct xdp_rxq_info xdp_rxq;
+	bool xdp_rxq_reg;
+	bool xdp_flush;			/* a redirect is pending this poll */
+	/* XDP_TX: frames for the TX ring, sent at the end of the poll */
+	struct xdp_frame *xdp_tx[PPSIM_XDP_TX_RING];
+	u32 xdp_tx_n;
+
+	/* device side: the wire generator and TX loopback */
+	spinlock_t dev_lock;	/* serialises the device's writers */
+	u32 fill;
+	u32 wire_left;
+	u32 wire_seq;
+	u32 wire_len;
+	bool stopping;
+	u8 wire_tmpl[14 + 20 + 8];	/* Ethernet, IPv4, UDP */
+	struct delayed_work wire_work;
+
+	/* cache mode: FIFO of pages the driver still holds a ref on */
+	struct ppsim_cache_ent *cache;
+	u32 cache_head;
+	u32 cache_tail;
+
+	/* order3 mode: the compound page being carved into frames */
+	struct page *o3_page;
+	dma_addr_t o3_dma;
+	u32 o3_off;
+};
+
+/**
+ * struct ppsim_dev - one simulated device on the ppsim bus
+ * @dev: the bus device; parent of the netdev, and the DMA device
+ * @id: the number given to new_device
+ * @ndev: its network device
+ * @list: on the list of devices
+ */
+struct ppsim_dev {
+	struct device dev;
+	u32 id;
+	struct net_device *ndev;
+	struct list_head list;
+};
+
+struct ppsim_priv {
+	struct net_device *ndev;
+	struct ppsim_dev *pdev;
+	enum ppsim_mode mode;
+	u32 num_rxq;
+	u32 ring_size;
+	u32 headroom;
+	u32 stride;		/* frag/order3: bytes a frame takes */
+	bool use_dma;
+	struct ppsim_rxq *rxq;
+	struct bpf_prog *xdp_prog;
+	bool xmit_ok;		/* ndo_xdp_xmit may use rxq */
+	struct ppsim_rxq_stats stats[PPSIM_MAX_RXQ];
+	atomic64_t tx_dropped;
+	atomic64_t xdp_xmit;
+	atomic64_t xdp_xmit_drop;
+};
+
+extern const char * const ppsim_mode_names[PPSIM_MODE_NR];
+extern const struct ethtool_ops ppsim_ethtool_ops;
+
+int ppsim_queues_start(struct ppsim_priv *priv);
+void ppsim_queues_stop(struct ppsim_priv *priv);
+void ppsim_rxq_stats_read(struct ppsim_rxq_stats *s,
+			  struct ppsim_rxq_stats *out);
+netdev_tx_t ppsim_xmit(struct sk_buff *skb, struct net_device *ndev);
+int ppsim_xdp_xmit(struct net_device *ndev, int n, struct xdp_frame **frames,
+		   u32 flags);
+int ppsim_reconfigure(struct ppsim_priv *priv, u32 num_rxq, u32 ring_size);
+int ppsim_wire_start(struct ppsim_priv *priv, u32 frames, u32 len);
+u32 ppsim_wire_left(struct ppsim_priv *priv);
+
+#endif /* _PPSIM_H */

@@ -1,0 +1,36 @@
+#!/bin/bash
+# ppsim-x86_64.sh VARIANT LOG [KERNEL]: the ppsim_rx selftest in the QEMU
+# x86_64 kernel (SMP, DMA-API debug, KASAN, lockdep, kmemleak) under TCG with
+# swiotlb=force (512 MiB of bounce buffers: sockets hold many pages), so
+# every buffer is bounced and a missing DMA sync corrupts frames; then
+# the leak scan and the DMA-API error count. The console goes to LOG.
+# KERNEL x86_64-kcsan runs it with KCSAN in place of KASAN.
+set -euo pipefail
+
+usage="usage: ppsim-x86_64.sh base|ours LOG [x86_64|x86_64-kcsan]"
+variant=${1:?$usage}
+log=${2:?$usage}
+kernel=${3:-x86_64}
+top=$(cd "$(dirname "$0")/.." && pwd)
+bin=$top/build/selftests/ppsim-$variant
+initrd=$top/build/$kernel-$variant/ppsim-initramfs.cpio.gz
+
+out=$("$top/scripts/build-kernel.sh" "$kernel" "$variant")
+args=
+# As in kunit-x86_64.sh: watch one access in 100, not one in 4000.
+[ "$kernel" = x86_64-kcsan ] && args=kcsan.skip_watch=100
+mkdir -p "$bin"
+make -s -C "$top/build/src-$variant/tools/testing/selftests/drivers/net/ppsim" \
+	OUTPUT="$bin" LDFLAGS=-static >&2
+"$top/scripts/make-initramfs.sh" "$initrd" "$top/scripts/ppsim-x86-init.sh" \
+	"$bin/ppsim_rx" "$top/scripts/kmemleak-init.sh"
+mkdir -p "$(dirname "$log")"
+echo "ppsim-x86_64: booting $variant in $kernel (QEMU TCG, -smp 2, swiotlb=force)"
+timeout 900 qemu-system-x86_64 -accel tcg -smp 2,sockets=2,cores=1,threads=1 -m 2G \
+	-nographic -no-reboot -kernel "$out/arch/x86/boot/bzImage" \
+	-initrd "$initrd" \
+	-append "console=ttyS0 panic=-1 swiotlb=262144,force kunit.enable=0 kmemleak=on $args" \
+	</dev/null > "$log" 2>&1 || {
+	echo "ppsim-x86_64: QEMU exited with $? (log: $log)" >&2
+	tail -40 "$log" >&2
+}

@@ -1,0 +1,905 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ppsim_rx - end-to-end tests of the ppsim simulated NIC's RX path.
+ *
+ * Each test creates a ppsim device with two RX queues in one RX buffer
+ * mode, gives it 192.0.2.1/24 and brings it up, has the device's wire
+ * generator send frames to a UDP socket on port 9000, and checks what
+ * arrives: every frame once, in order per queue, with its payload intact,
+ * and the driver's counters agreeing.
+ *
+ * Needs root, and a kernel with CONFIG_PPSIM.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <dirent.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <sys/syscall.h>
+#include <linux/bpf.h>
+#include <linux/ethtool.h>
+#include <linux/if_link.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <linux/sockios.h>
+
+#include "../../../kselftest_harness.h"
+#include "../../../../../../drivers/net/ppsim/ppsim_wire.h"
+
+#define BUS		"/sys/bus/ppsim"
+#define DEV_ID		7
+#define NUM_RXQ		2
+#define RCVBUF		(64 << 20)
+
+static const char * const modes[] = {
+	"alloc", "cache", "pool", "frag", "order3",
+};
+
+/* Writes @val to the sysfs file @path; returns 0 or -errno. */
+static int sysfs_write(const char *path, const char *val)
+{
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, val, strlen(val));
+	n = n < 0 ? -errno : 0;
+	close(fd);
+	return n;
+}
+
+static int sysfs_read(const char *path, char *buf, size_t size)
+{
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+static int dev_attr_write(int id, const char *attr, const char *val)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), BUS "/devices/ppsim%d/%s", id, attr);
+	return sysfs_write(path, val);
+}
+
+static int dev_attr_read(int id, const char *attr, char *buf, size_t size)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), BUS "/devices/ppsim%d/%s", id, attr);
+	return sysfs_read(path, buf, size);
+}
+
+static int dev_create(int id, int num_rxq)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%d %d", id, num_rxq);
+	return sysfs_write(BUS "/new_device", buf);
+}
+
+static int dev_destroy(int id)
+{
+	char buf[16];
+
+	snprintf(buf, sizeof(buf), "%d", id);
+	return sysfs_write(BUS "/del_device", buf);
+}
+
+/* A device the stack sends nothing on: without IPv6 (router
+ * solicitations, MLD), the only frames it receives are the wire's, so
+ * its counters can be compared exactly.
+ */
+static void if_quiet(const char *ifname)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "/proc/sys/net/ipv6/conf/%s/disable_ipv6",
+		 ifname);
+	sysfs_write(path, "1");	/* absent without IPv6: nothing to do */
+}
+
+/* The netdev's name, from the bus device's net/ directory; quietened. */
+static int dev_ifname(int id, char *name)
+{
+	char path[128];
+	struct dirent *de;
+	DIR *d;
+	int err = -ENOENT;
+
+	snprintf(path, sizeof(path), BUS "/devices/ppsim%d/net", id);
+	d = opendir(path);
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.' || strlen(de->d_name) >= IFNAMSIZ)
+			continue;
+		strcpy(name, de->d_name);
+		if_quiet(name);
+		err = 0;
+		break;
+	}
+	closedir(d);
+	return err;
+}
+
+static int if_ioctl(unsigned long req, struct ifreq *ifr)
+{
+	int fd = socket(AF_INET, SOCK_DGRAM, 0);
+	int err;
+
+	if (fd < 0)
+		return -errno;
+	err = ioctl(fd, req, ifr) ? -errno : 0;
+	close(fd);
+	return err;
+}
+
+static int if_set_up(const char *ifname, int up)
+{
+	struct ifreq ifr = {};
+	int err;
+
+	snprintf(ifr.ifr_name, IFNAMSIZ, "%s", ifname);
+	err = if_ioctl(SIOCGIFFLAGS, &ifr);
+	if (err)
+		return err;
+	if (up)
+		ifr.ifr_flags |= IFF_UP;
+	else
+		ifr.ifr_flags &= ~IFF_UP;
+	return if_ioctl(SIOCSIFFLAGS, &ifr);
+}
+
+static int if_set_addr(const char *ifname)
+{
+	struct sockaddr_in *sin;
+	struct ifreq ifr = {};
+	int err;
+
+	snprintf(ifr.ifr_name, IFNAMSIZ, "%s", ifname);
+	sin = (struct sockaddr_in *)&ifr.ifr_addr;
+	sin->sin_family = AF_INET;
+	sin->sin_addr.s_addr = htonl(PPSIM_WIRE_DADDR);
+	err = if_ioctl(SIOCSIFADDR, &ifr);
+	if (err)
+		return err;
+	sin->sin_addr.s_addr = htonl(0xffffff00);
+	return if_ioctl(SIOCSIFNETMASK, &ifr);
+}
+
+static int ethtool(const char *ifname, void *cmd)
+{
+	struct ifreq ifr = {};
+
+	snprintf(ifr.ifr_name, IFNAMSIZ, "%s", ifname);
+	ifr.ifr_data = cmd;
+	return if_ioctl(SIOCETHTOOL, &ifr);
+}
+
+/*
+ * The counter @name from ethtool -S, or -1 if there is none. The set is
+ * read whole each time: its length follows the queue count.
+ */
+static long long ethtool_stat(const char *ifname, const char *name)
+{
+	struct ethtool_sset_info *info;
+	struct ethtool_gstrings *strs;
+	struct ethtool_stats *stats;
+	long long val = -1;
+	unsigned int n, i;
+
+	info = calloc(1, sizeof(*info) + sizeof(__u32));
+	info->cmd = ETHTOOL_GSSET_INFO;
+	info->sset_mask = 1ULL << ETH_SS_STATS;
+	if (ethtool(ifname, info) || !info->sset_mask) {
+		free(info);
+		return -1;
+	}
+	n = info->data[0];
+	free(info);
+
+	strs = calloc(1, sizeof(*strs) + n * ETH_GSTRING_LEN);
+	stats = calloc(1, sizeof(*stats) + n * sizeof(__u64));
+	strs->cmd = ETHTOOL_GSTRINGS;
+	strs->string_set = ETH_SS_STATS;
+	strs->len = n;
+	stats->cmd = ETHTOOL_GSTATS;
+	stats->n_stats = n;
+	if (!ethtool(ifname, strs) && !ethtool(ifname, stats))
+		for (i = 0; i < n; i++)
+			if (!strncmp((char *)strs->data + i * ETH_GSTRING_LEN,
+				     name, ETH_GSTRING_LEN))
+				val = stats->data[i];
+	free(strs);
+	free(stats);
+	return val;
+}
+
+/* The sum of rx<q>_<what> over the first @nq queues. */
+static long long rxq_sum(const char *ifname, const char *what, int nq)
+{
+	long long v, sum = 0;
+	char name[ETH_GSTRING_LEN];
+	int q;
+
+	for (q = 0; q < nq; q++) {
+		snprintf(name, sizeof(name), "rx%d_%s", q, what);
+		v = ethtool_stat(ifname, name);
+		if (v < 0)
+			return -1;
+		sum += v;
+	}
+	return sum;
+}
+
+static int udp_sink(void)
+{
+	struct sockaddr_in sin = {
+		.sin_family = AF_INET,
+		.sin_port = htons(PPSIM_WIRE_DPORT),
+	};
+	struct timeval tv = { .tv_sec = 5 };
+	int fd, sz = RCVBUF;
+
+	fd = socket(AF_INET, SOCK_DGRAM, 0);
+	if (fd < 0)
+		return -1;
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &sz, sizeof(sz)) ||
+	    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) ||
+	    bind(fd, (struct sockaddr *)&sin, sizeof(sin))) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+struct rx_result {
+	unsigned int frames;	/* datagrams read */
+	unsigned int bad;	/* wrong length, header or checksum */
+	unsigned int order;	/* not the sequence number expected */
+	__u32 next_seq[16];	/* per queue, the next one expected */
+};
+
+/* Checks one datagram (the wire frame past its UDP header). */
+static void check_frame(struct rx_result *r, const __u8 *p, ssize_t n,
+			unsigned int frame_len)
+{
+	const struct ppsim_wire_hdr *h = (const void *)p;
+	unsigned int payload = frame_len - PPSIM_WIRE_PAYLOAD;
+	unsigned int q, i;
+	__u32 csum, seq;
+
+	r->frames++;
+	if (n != (ssize_t)(sizeof(*h) + payload) ||
+	    ntohl(h->magic) != PPSIM_WIRE_MAGIC ||
+	    ntohs(h->len) != frame_len || ntohs(h->queue) >= 16) {
+		r->bad++;
+		return;
+	}
+	q = ntohs(h->queue);
+	seq = ntohl(h->seq);
+	csum = ppsim_wire_csum(PPSIM_WIRE_CSUM_SEED, p,
+			       offsetof(struct ppsim_wire_hdr, csum));
+	csum = ppsim_wire_csum(csum, p + sizeof(*h), payload);
+	for (i = 0; i < payload; i++)
+		if (p[sizeof(*h) + i] != ppsim_wire_byte(seq, i))
+			break;
+	if (csum != ntohl(h->csum) || i != payload)
+		r->bad++;
+	if (seq != r->next_seq[q])
+		r->order++;
+	r->next_seq[q] = seq + 1;
+}
+
+/* Reads until @want datagrams came or none came for 5 s. */
+static void receive(int fd, struct rx_result *r, unsigned int want,
+		    unsigned int frame_len)
+{
+	static __u8 buf[2048];
+	ssize_t n;
+
+	while (r->frames < want) {
+		n = recv(fd, buf, sizeof(buf), 0);
+		if (n < 0)
+			break;
+		check_frame(r, buf, n, frame_len);
+	}
+}
+
+static int wire_send(int id, unsigned int frames, unsigned int len)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%u %u", frames, len);
+	return dev_attr_write(id, "wire", buf);
+}
+
+FIXTURE(ppsim) {
+	char ifname[IFNAMSIZ];
+	int sock;
+};
+
+FIXTURE_VARIANT(ppsim) {
+	const char *mode;
+};
+
+FIXTURE_VARIANT_ADD(ppsim, alloc) { .mode = "alloc" };
+FIXTURE_VARIANT_ADD(ppsim, cache) { .mode = "cache" };
+FIXTURE_VARIANT_ADD(ppsim, pool) { .mode = "pool" };
+FIXTURE_VARIANT_ADD(ppsim, frag) { .mode = "frag" };
+FIXTURE_VARIANT_ADD(ppsim, order3) { .mode = "order3" };
+
+FIXTURE_SETUP(ppsim)
+{
+	char mode[16];
+
+	self->sock = -1;
+	if (access(BUS "/new_device", W_OK))
+		SKIP(return, "no ppsim bus (CONFIG_PPSIM) or not root");
+	ASSERT_EQ(0, dev_create(DEV_ID, NUM_RXQ));
+	ASSERT_EQ(0, dev_ifname(DEV_ID, self->ifname));
+	ASSERT_EQ(0, dev_attr_write(DEV_ID, "rx_mode", variant->mode));
+	ASSERT_EQ(0, dev_attr_read(DEV_ID, "rx_mode", mode, sizeof(mode)));
+	ASSERT_STREQ(variant->mode, mode);
+	ASSERT_EQ(0, if_set_addr(self->ifname));
+	ASSERT_EQ(0, if_set_up(self->ifname, 1));
+	self->sock = udp_sink();
+	ASSERT_LE(0, self->sock);
+}
+
+FIXTURE_TEARDOWN(ppsim)
+{
+	if (self->sock >= 0)
+		close(self->sock);
+	dev_destroy(DEV_ID);
+}
+
+/* Sends @per_queue frames of @len to every queue and checks them. */
+static void deliver(struct __test_metadata *_metadata,
+		    struct _test_data_ppsim *self, unsigned int per_queue,
+		    unsigned int len)
+{
+	unsigned int want = per_queue * NUM_RXQ;
+	long long pkts, bytes, bad, drops;
+	struct rx_result r = {};
+	char left[16];
+	int q;
+
+	/* The counters live as long as the device: compare differences. */
+	pkts = rxq_sum(self->ifname, "packets", NUM_RXQ);
+	bytes = rxq_sum(self->ifname, "bytes", NUM_RXQ);
+	bad = rxq_sum(self->ifname, "bad", NUM_RXQ);
+	drops = rxq_sum(self->ifname, "drops", NUM_RXQ);
+	ASSERT_LE(0, pkts);
+
+	ASSERT_EQ(0, wire_send(DEV_ID, per_queue, len));
+	receive(self->sock, &r, want, len);
+	EXPECT_EQ(want, r.frames);
+	EXPECT_EQ(0, r.bad);
+	EXPECT_EQ(0, r.order);
+	for (q = 0; q < NUM_RXQ; q++)
+		EXPECT_EQ(per_queue, r.next_seq[q]);
+	ASSERT_EQ(0, dev_attr_read(DEV_ID, "wire", left, sizeof(left)));
+	EXPECT_STREQ("0", left);
+	EXPECT_EQ(pkts + want, rxq_sum(self->ifname, "packets", NUM_RXQ));
+	EXPECT_EQ(bytes + (long long)want * len,
+		  rxq_sum(self->ifname, "bytes", NUM_RXQ));
+	EXPECT_EQ(bad, rxq_sum(self->ifname, "bad", NUM_RXQ));
+	EXPECT_EQ(drops, rxq_sum(self->ifname, "drops", NUM_RXQ));
+}
+
+/* Drops whatever the socket holds; returns how many datagrams. */
+static unsigned int drain(int fd)
+{
+	static __u8 buf[2048];
+	unsigned int n = 0;
+
+	while (recv(fd, buf, sizeof(buf), MSG_DONTWAIT) >= 0)
+		n++;
+	return n;
+}
+
+/* Waits until the wire has written everything and NAPI took it in. */
+static int wire_idle(int id, const char *ifname, long long want)
+{
+	char left[16];
+	int i;
+
+	for (i = 0; i < 500; i++) {
+		if (dev_attr_read(id, "wire", left, sizeof(left)))
+			return -1;
+		if (!strcmp(left, "0") &&
+		    rxq_sum(ifname, "packets", NUM_RXQ) >= want)
+			return 0;
+		usleep(10000);
+	}
+	return -1;
+}
+
+/* Small frames: more than a ring's worth, so buffers are reused. */
+TEST_F(ppsim, deliver_64)
+{
+	deliver(_metadata, self, 3000, 64);
+}
+
+/* Full-size frames: frag and order3 pack them tightest. */
+TEST_F(ppsim, deliver_1514)
+{
+	deliver(_metadata, self, 1500, 1514);
+}
+
+/* The pool's own counters show up in ethtool -S in the pool modes. */
+TEST_F(ppsim, pool_stats)
+{
+	long long fast, slow;
+	int has_pool = !strcmp(variant->mode, "pool") ||
+		       !strcmp(variant->mode, "frag");
+
+	deliver(_metadata, self, 2000, 64);
+	fast = ethtool_stat(self->ifname, "rx_pp_alloc_fast");
+	slow = ethtool_stat(self->ifname, "rx_pp_alloc_slow");
+	if (fast < 0)
+		SKIP(return, "kernel without CONFIG_PAGE_POOL_STATS");
+	if (has_pool) {
+		/* 2000 frames on 1024-entry rings: pages came back. */
+		EXPECT_LT(0, fast);
+	} else {
+		EXPECT_EQ(0, fast + slow);
+	}
+}
+
+/* The mode is switched only with the device down. */
+TEST_F(ppsim, mode_switch_needs_down)
+{
+	char mode[16];
+	int i;
+
+	for (i = 0; i < (int)ARRAY_SIZE(modes); i++) {
+		EXPECT_EQ(-EBUSY, dev_attr_write(DEV_ID, "rx_mode", modes[i]));
+		ASSERT_EQ(0, dev_attr_read(DEV_ID, "rx_mode", mode,
+					   sizeof(mode)));
+		EXPECT_STREQ(variant->mode, mode);
+	}
+	/* Down, switch, up: frames flow in the new mode, counters go on. */
+	ASSERT_EQ(0, if_set_up(self->ifname, 0));
+	ASSERT_EQ(0, dev_attr_write(DEV_ID, "rx_mode", "frag"));
+	ASSERT_EQ(0, if_set_up(self->ifname, 1));
+	deliver(_metadata, self, 500, 64);
+}
+
+/* Bad values are refused and change nothing. */
+TEST_F(ppsim, bad_input)
+{
+	struct ethtool_ringparam ring = { .cmd = ETHTOOL_GRINGPARAM };
+	struct ethtool_channels ch = { .cmd = ETHTOOL_GCHANNELS };
+	char mode[16];
+
+	ASSERT_EQ(0, if_set_up(self->ifname, 0));
+	EXPECT_EQ(-EINVAL, dev_attr_write(DEV_ID, "rx_mode", "pool2"));
+	EXPECT_EQ(-EINVAL, dev_attr_write(DEV_ID, "rx_mode", "\n"));
+	ASSERT_EQ(0, dev_attr_read(DEV_ID, "rx_mode", mode, sizeof(mode)));
+	EXPECT_STREQ(variant->mode, mode);
+	ASSERT_EQ(0, if_set_up(self->ifname, 1));
+
+	EXPECT_EQ(-EINVAL, wire_send(DEV_ID, 10, 59));
+	EXPECT_EQ(-EINVAL, wire_send(DEV_ID, 10, 1515));
+	EXPECT_EQ(-EINVAL, dev_attr_write(DEV_ID, "wire", "10"));
+	EXPECT_EQ(-EINVAL, dev_attr_write(DEV_ID, "wire", "10 64 x"));
+	EXPECT_EQ(-EEXIST, dev_create(DEV_ID, 1));
+	EXPECT_EQ(-EINVAL, dev_create(DEV_ID + 1, 0));
+	EXPECT_EQ(-EINVAL, dev_create(DEV_ID + 1, 17));
+	EXPECT_EQ(-EINVAL, sysfs_write(BUS "/new_device", "x"));
+	EXPECT_EQ(-ENOENT, dev_destroy(DEV_ID + 1));
+	EXPECT_EQ(-EINVAL, sysfs_write(BUS "/del_device", "7 8"));
+
+	ring.cmd = ETHTOOL_GRINGPARAM;
+	ASSERT_EQ(0, ethtool(self->ifname, &ring));
+	EXPECT_EQ(1024, ring.rx_pending);
+	ring.cmd = ETHTOOL_SRINGPARAM;
+	ring.rx_pending = 63;
+	EXPECT_EQ(-EINVAL, ethtool(self->ifname, &ring));
+	ring.rx_pending = 16385;
+	EXPECT_EQ(-EINVAL, ethtool(self->ifname, &ring));
+	ring.rx_pending = 512;
+	ring.tx_pending = 1;
+	EXPECT_EQ(-EINVAL, ethtool(self->ifname, &ring));
+	ring.cmd = ETHTOOL_GRINGPARAM;
+	ASSERT_EQ(0, ethtool(self->ifname, &ring));
+	EXPECT_EQ(1024, ring.rx_pending);
+
+	ASSERT_EQ(0, ethtool(self->ifname, &ch));
+	EXPECT_EQ(NUM_RXQ, ch.rx_count);
+	ch.cmd = ETHTOOL_SCHANNELS;
+	ch.rx_count = 17;
+	EXPECT_EQ(-EINVAL, ethtool(self->ifname, &ch));
+	ch.rx_count = 0;
+	EXPECT_EQ(-EINVAL, ethtool(self->ifname, &ch));
+	ch.cmd = ETHTOOL_GCHANNELS;
+	ASSERT_EQ(0, ethtool(self->ifname, &ch));
+	EXPECT_EQ(NUM_RXQ, ch.rx_count);
+
+	/* And the device still works. */
+	deliver(_metadata, self, 300, 64);
+}
+
+/* An XDP program that returns @act, or redirects to @ifindex. */
+static int xdp_prog_load(int act, int ifindex)
+{
+	struct bpf_insn ret[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0,
+		  .imm = act },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	struct bpf_insn redirect[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_1,
+		  .imm = ifindex },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_2 },
+		{ .code = BPF_JMP | BPF_CALL, .imm = BPF_FUNC_redirect },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	union bpf_attr attr = {};
+
+	attr.prog_type = BPF_PROG_TYPE_XDP;
+	attr.insns = (unsigned long)(ifindex ? redirect : ret);
+	attr.insn_cnt = ifindex ? ARRAY_SIZE(redirect) : ARRAY_SIZE(ret);
+	attr.license = (unsigned long)"GPL";
+	return syscall(__NR_bpf, BPF_PROG_LOAD, &attr, sizeof(attr));
+}
+
+static void nla_put(struct nlmsghdr *nh, unsigned short type,
+		    const void *data, unsigned short len)
+{
+	struct nlattr *a = (void *)((char *)nh + NLMSG_ALIGN(nh->nlmsg_len));
+
+	a->nla_type = type;
+	a->nla_len = NLA_HDRLEN + len;
+	memcpy((char *)a + NLA_HDRLEN, data, len);
+	nh->nlmsg_len = NLMSG_ALIGN(nh->nlmsg_len) + NLA_ALIGN(a->nla_len);
+}
+
+/* Attaches @prog_fd (-1: detaches) in native mode; 0 or -errno. */
+static int xdp_attach(const char *ifname, int prog_fd)
+{
+	struct {
+		struct nlmsghdr nh;
+		struct ifinfomsg ifi;
+		char attrs[64];
+	} req = {};
+	char resp[512];
+	struct nlmsgerr *e;
+	struct nlattr *xdp;
+	__u32 flags = XDP_FLAGS_DRV_MODE;
+	int fd, err;
+	ssize_t n;
+
+	req.nh.nlmsg_len = NLMSG_LENGTH(sizeof(req.ifi));
+	req.nh.nlmsg_type = RTM_SETLINK;
+	req.nh.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
+	req.ifi.ifi_family = AF_UNSPEC;
+	req.ifi.ifi_index = if_nametoindex(ifname);
+	xdp = (void *)((char *)&req + NLMSG_ALIGN(req.nh.nlmsg_len));
+	nla_put(&req.nh, IFLA_XDP | NLA_F_NESTED, NULL, 0);
+	nla_put(&req.nh, IFLA_XDP_FD, &prog_fd, sizeof(prog_fd));
+	nla_put(&req.nh, IFLA_XDP_FLAGS, &flags, sizeof(flags));
+	xdp->nla_len = (char *)&req + req.nh.nlmsg_len - (char *)xdp;
+
+	fd = socket(AF_NETLINK, SOCK_RAW, NETLINK_ROUTE);
+	if (fd < 0)
+		return -errno;
+	err = -EIO;
+	if (send(fd, &req, req.nh.nlmsg_len, 0) < 0) {
+		err = -errno;
+	} else {
+		n = recv(fd, resp, sizeof(resp), 0);
+		e = NLMSG_DATA((struct nlmsghdr *)resp);
+		if (n >= (ssize_t)NLMSG_LENGTH(sizeof(*e)) &&
+		    ((struct nlmsghdr *)resp)->nlmsg_type == NLMSG_ERROR)
+			err = e->error;
+	}
+	close(fd);
+	return err;
+}
+
+/* Loads and attaches a program; returns its fd (kept to the end). */
+static int xdp_set(const char *ifname, int act, int ifindex)
+{
+	int fd = xdp_prog_load(act, ifindex);
+
+	if (fd < 0)
+		return -errno;
+	if (xdp_attach(ifname, fd)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* Reads @want frames that must all be intact; order is not checked. */
+static void receive_intact(struct __test_metadata *_metadata, int fd,
+			   unsigned int want, unsigned int len)
+{
+	struct rx_result r = {};
+
+	receive(fd, &r, want, len);
+	EXPECT_EQ(want, r.frames);
+	EXPECT_EQ(0, r.bad);
+}
+
+/*
+ * The device goes away while the socket still holds every frame it
+ * received: the frames must stay intact after the device, its queues
+ * and its pools are gone, and the kernel must not complain when the
+ * socket lets them go (the log is checked for reports).
+ */
+TEST_F(ppsim, destroy_while_held)
+{
+	long long base = rxq_sum(self->ifname, "packets", NUM_RXQ);
+
+	ASSERT_EQ(0, wire_send(DEV_ID, 1500, 64));
+	ASSERT_EQ(0, wire_idle(DEV_ID, self->ifname, base + 1500 * NUM_RXQ));
+	ASSERT_EQ(0, dev_destroy(DEV_ID));
+	/* Reuse of a page still held would show in the payload. */
+	ASSERT_EQ(0, dev_create(DEV_ID, NUM_RXQ));
+	ASSERT_EQ(0, dev_ifname(DEV_ID, self->ifname));
+	ASSERT_EQ(0, dev_attr_write(DEV_ID, "rx_mode", variant->mode));
+	ASSERT_EQ(0, if_set_addr(self->ifname));
+	ASSERT_EQ(0, if_set_up(self->ifname, 1));
+	ASSERT_EQ(0, wire_send(DEV_ID, 1500, 64));
+	receive_intact(_metadata, self->sock, 2 * 1500 * NUM_RXQ, 64);
+	close(self->sock);
+	self->sock = -1;
+}
+
+/* The same with the device set down and up, frames held meanwhile. */
+TEST_F(ppsim, down_while_held)
+{
+	long long base = rxq_sum(self->ifname, "packets", NUM_RXQ);
+
+	ASSERT_EQ(0, wire_send(DEV_ID, 1500, 64));
+	ASSERT_EQ(0, wire_idle(DEV_ID, self->ifname, base + 1500 * NUM_RXQ));
+	ASSERT_EQ(0, if_set_up(self->ifname, 0));
+	ASSERT_EQ(0, if_set_up(self->ifname, 1));
+	receive_intact(_metadata, self->sock, 1500 * NUM_RXQ, 64);
+	deliver(_metadata, self, 500, 64);
+}
+
+static int set_ring(const char *ifname, unsigned int size)
+{
+	struct ethtool_ringparam ring = { .cmd = ETHTOOL_GRINGPARAM };
+	int err = ethtool(ifname, &ring);
+
+	if (err)
+		return err;
+	ring.cmd = ETHTOOL_SRINGPARAM;
+	ring.rx_pending = size;
+	return ethtool(ifname, &ring);
+}
+
+static int set_rxqs(const char *ifname, unsigned int n)
+{
+	struct ethtool_channels ch = { .cmd = ETHTOOL_GCHANNELS };
+	int err = ethtool(ifname, &ch);
+
+	if (err)
+		return err;
+	ch.cmd = ETHTOOL_SCHANNELS;
+	ch.rx_count = n;
+	return ethtool(ifname, &ch);
+}
+
+/*
+ * Ring resize, queue count change and mode switch, each while the wire
+ * is writing, repeatedly: every frame that gets through is intact, and
+ * afterwards the device delivers as before. A change drops what the
+ * rings held, so only the content, not the count, is checked meanwhile.
+ */
+TEST_F(ppsim, reconfigure_under_traffic)
+{
+	static const unsigned int rings[] = { 64, 1024 };
+	struct rx_result r = {};
+	char buf[2048];
+	unsigned int i;
+	ssize_t n;
+
+	for (i = 0; i < 4 * ARRAY_SIZE(rings); i++) {
+		ASSERT_EQ(0, wire_send(DEV_ID, 20000, 64));
+		switch (i % 4) {
+		case 0:
+			ASSERT_EQ(0, set_ring(self->ifname,
+					      rings[i / 4 % ARRAY_SIZE(rings)]));
+			break;
+		case 1:
+			ASSERT_EQ(0, set_rxqs(self->ifname, 1));
+			break;
+		case 2:
+			ASSERT_EQ(0, set_rxqs(self->ifname, NUM_RXQ));
+			break;
+		case 3:
+			ASSERT_EQ(0, if_set_up(self->ifname, 0));
+			ASSERT_EQ(0, dev_attr_write(DEV_ID, "rx_mode",
+						    modes[i / 4 % ARRAY_SIZE(modes)]));
+			ASSERT_EQ(0, if_set_up(self->ifname, 1));
+			break;
+		}
+		/* Sequence numbers restart with the queues: content only. */
+		while ((n = recv(self->sock, buf, sizeof(buf),
+				 MSG_DONTWAIT)) >= 0) {
+			check_frame(&r, (__u8 *)buf, n, 64);
+			memset(r.next_seq, 0, sizeof(r.next_seq));
+		}
+	}
+	EXPECT_EQ(0, r.bad);
+	/* Stop the wire, forget what is queued, and check a clean run. */
+	ASSERT_EQ(0, if_set_up(self->ifname, 0));
+	ASSERT_EQ(0, if_set_up(self->ifname, 1));
+	drain(self->sock);
+	deliver(_metadata, self, 1000, 64);
+}
+
+/* Reads nothing within a short wait: all frames stayed in XDP. */
+static unsigned int socket_empty(int fd)
+{
+	usleep(100000);
+	return drain(fd);
+}
+
+/* Waits until counter @name reaches @want; returns its last value. */
+static long long wait_stat(const char *ifname, const char *name,
+			   long long want)
+{
+	long long v = -1;
+	int i;
+
+	for (i = 0; i < 500; i++) {
+		v = ethtool_stat(ifname, name);
+		if (v >= want)
+			break;
+		usleep(10000);
+	}
+	return v;
+}
+
+/* Waits until the frames a device was sent, taken or dropped, are
+ * @want; returns their number.
+ */
+static long long wait_xmit(const char *ifname, long long want)
+{
+	long long v = -1;
+	int i;
+
+	for (i = 0; i < 500; i++) {
+		v = ethtool_stat(ifname, "xdp_xmit") +
+		    ethtool_stat(ifname, "xdp_xmit_drop");
+		if (v >= want)
+			break;
+		usleep(10000);
+	}
+	return v;
+}
+
+static long long stat_delta(const char *ifname, const char *what,
+			    long long base)
+{
+	return rxq_sum(ifname, what, NUM_RXQ) - base;
+}
+
+/* XDP_PASS: the frames reach the socket as without a program. */
+TEST_F(ppsim, xdp_pass)
+{
+	long long pass = rxq_sum(self->ifname, "xdp_pass", NUM_RXQ);
+	int fd = xdp_set(self->ifname, XDP_PASS, 0);
+
+	ASSERT_LE(0, fd);
+	deliver(_metadata, self, 1500, 64);
+	EXPECT_EQ(1500 * NUM_RXQ, stat_delta(self->ifname, "xdp_pass", pass));
+	ASSERT_EQ(0, xdp_attach(self->ifname, -1));
+	close(fd);
+	deliver(_metadata, self, 500, 64);
+}
+
+/*
+ * XDP_DROP and XDP_TX: nothing reaches the stack, every frame is counted
+ * under its action, and the buffers come back (more frames than the
+ * rings hold go through, and a run without XDP works afterwards).
+ */
+static void xdp_consume(struct __test_metadata *_metadata,
+			struct _test_data_ppsim *self, int act,
+			const char *counter)
+{
+	long long base = rxq_sum(self->ifname, counter, NUM_RXQ);
+	long long pkts = rxq_sum(self->ifname, "packets", NUM_RXQ);
+	int fd = xdp_set(self->ifname, act, 0);
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, wire_send(DEV_ID, 3000, 64));
+	ASSERT_EQ(0, wire_idle(DEV_ID, self->ifname, pkts + 3000 * NUM_RXQ));
+	EXPECT_EQ(3000 * NUM_RXQ, stat_delta(self->ifname, counter, base));
+	EXPECT_EQ(0, socket_empty(self->sock));
+	EXPECT_EQ(0, rxq_sum(self->ifname, "xdp_aborted", NUM_RXQ));
+	ASSERT_EQ(0, xdp_attach(self->ifname, -1));
+	close(fd);
+	deliver(_metadata, self, 500, 64);
+}
+
+TEST_F(ppsim, xdp_drop)
+{
+	xdp_consume(_metadata, self, XDP_DROP, "xdp_drop");
+}
+
+TEST_F(ppsim, xdp_tx)
+{
+	xdp_consume(_metadata, self, XDP_TX, "xdp_tx");
+}
+
+/*
+ * XDP_REDIRECT to a second ppsim: it receives every frame, intact; then
+ * with the target down the frames are dropped and their pages come back;
+ * then the target goes away while the source still redirects to it.
+ */
+TEST_F(ppsim, xdp_redirect)
+{
+	long long pkts = rxq_sum(self->ifname, "packets", NUM_RXQ);
+	long long redir = rxq_sum(self->ifname, "xdp_redirect", NUM_RXQ);
+	char peer[IFNAMSIZ];
+	long long sent;
+	int fd;
+
+	ASSERT_EQ(0, dev_create(DEV_ID + 1, 1));
+	ASSERT_EQ(0, dev_ifname(DEV_ID + 1, peer));
+	ASSERT_EQ(0, if_set_up(peer, 1));
+	fd = xdp_set(self->ifname, 0, if_nametoindex(peer));
+	ASSERT_LE(0, fd);
+
+	ASSERT_EQ(0, wire_send(DEV_ID, 1000, 64));
+	ASSERT_EQ(0, wire_idle(DEV_ID, self->ifname, pkts + 1000 * NUM_RXQ));
+	EXPECT_EQ(1000 * NUM_RXQ,
+		  stat_delta(self->ifname, "xdp_redirect", redir));
+	/* The peer's NAPI may run after ours has finished. Two queues
+	 * feed its one: when its ring is full it drops, and counts it.
+	 */
+	EXPECT_EQ(1000 * NUM_RXQ, wait_xmit(peer, 1000 * NUM_RXQ));
+	sent = ethtool_stat(peer, "xdp_xmit");
+	EXPECT_LT(0, sent);
+	EXPECT_EQ(sent, wait_stat(peer, "rx0_packets", sent));
+	EXPECT_EQ(0, ethtool_stat(peer, "rx0_bad"));
+
+	ASSERT_EQ(0, if_set_up(peer, 0));
+	ASSERT_EQ(0, wire_send(DEV_ID, 1000, 64));
+	ASSERT_EQ(0, wire_idle(DEV_ID, self->ifname, pkts + 2000 * NUM_RXQ));
+	EXPECT_EQ(sent, ethtool_stat(peer, "rx0_packets"));
+
+	ASSERT_EQ(0, if_set_up(peer, 1));
+	ASSERT_EQ(0, wire_send(DEV_ID, 100000, 64));
+	ASSERT_EQ(0, dev_destroy(DEV_ID + 1));
+	ASSERT_EQ(0, xdp_attach(self->ifname, -1));
+	close(fd);
+	ASSERT_EQ(0, if_set_up(self->ifname, 0));
+	ASSERT_EQ(0, if_set_up(self->ifname, 1));
+	deliver(_metadata, self, 500, 64);
+}
+
+TEST_HARNESS_MAIN
