@@ -25,8 +25,11 @@
  * - XDP_REDIRECT needs a program calling a helper, which needs the
  *   verifier; the path back to the pool is the XDP memory model's,
  *   which the page_pool contract suite covers.
- * - XDP_TX: posting to the XDP TX ring works on host memory, but the
- *   doorbell that follows is an MMIO write to the UAR page.
+ * - mlx4_en_process_tx_cq(): the XDP_TX case posts on a TX ring built
+ *   by hand and runs the completion step it calls per descriptor,
+ *   mlx4_en_recycle_tx_desc(), itself. The doorbell write,
+ *   mlx4_en_xmit_doorbell(), runs against host memory, which only x86's
+ *   iowrite32() turns into a plain store; elsewhere that case skips.
  */
 #include <kunit/test.h>
 #include <linux/dma-map-ops.h>
@@ -36,15 +39,19 @@
 
 #include "../../../../../net/core/page_pool_test.h"
 
-/* A ring of 64: the base pool's first slow allocation maps 64 pages at
- * once, and a return ring as large as that keeps every spare page.
+/* A ring of 128. The base pool's slow path maps 64 pages at a time, so
+ * up to 64 spare pages come back through the pool's return ring, which
+ * has as many entries as the RX ring but frees consumed entries lazily,
+ * in batches: with 64 entries it overflowed now and then.
  */
-#define MLX4_RXT_RING_SIZE	64
+#define MLX4_RXT_RING_SIZE	128
 /* Frames per poll when they become skbs: under gro_normal_batch, so they
  * wait on the NAPI's list, where the case takes them.
  */
 #define MLX4_RXT_SKB_BATCH	4
-#define MLX4_RXT_MAX_PAGES	512
+#define MLX4_RXT_MAX_PAGES	1024
+/* TX building blocks per XDP_TX frame (en_tx.c's MLX4_EN_XDP_TX_NRTXBB). */
+#define MLX4_RXT_XDP_TXBBS	1
 
 /* What the test device has seen. */
 struct mlx4_rxt_dma {
@@ -63,6 +70,10 @@ struct mlx4_rxt_dma {
 	int cpu_syncs;
 	dma_addr_t cpu_sync_addr;
 	size_t cpu_sync_len;
+	/* Syncs towards the device for transmission (XDP_TX). */
+	int tx_syncs;
+	dma_addr_t tx_sync_addr;
+	size_t tx_sync_len;
 	int unmap_target;
 	struct completion all_unmapped;
 };
@@ -127,10 +138,16 @@ static void mlx4_rxt_sync_for_device(struct device *dev, dma_addr_t addr,
 	unsigned long flags;
 
 	spin_lock_irqsave(&d->lock, flags);
-	d->dev_syncs++;
-	if (offset_in_page(addr) != d->dev_sync_offset ||
-	    size != d->dev_sync_len)
-		d->dev_syncs_off_range++;
+	if (dir == DMA_TO_DEVICE) {
+		d->tx_syncs++;
+		d->tx_sync_addr = addr;
+		d->tx_sync_len = size;
+	} else {
+		d->dev_syncs++;
+		if (offset_in_page(addr) != d->dev_sync_offset ||
+		    size != d->dev_sync_len)
+			d->dev_syncs_off_range++;
+	}
 	spin_unlock_irqrestore(&d->lock, flags);
 }
 
@@ -755,6 +772,127 @@ static void mlx4_rx_xdp_pass_builds_skb(struct kunit *test)
 	mlx4_rxt_expect_unmapped(test);
 }
 
+struct mlx4_rxt_tx_done {
+	struct mlx4_rxt *t;
+	struct mlx4_en_tx_ring *tx;
+	int index;
+};
+
+static void mlx4_rxt_tx_done_fn(void *arg)
+{
+	struct mlx4_rxt_tx_done *c = arg;
+
+	mlx4_en_recycle_tx_desc(c->t->priv, c->tx, c->index, 0, NAPI_POLL_WEIGHT);
+}
+
+/* XDP_TX: the frame goes out on the XDP TX ring from the RX page itself,
+ * at the DMA address the pool keeps, synced for the device over the
+ * frame. Its completion, polled in the RX ring's NAPI, puts the page
+ * back in the pool's cache; the TX ring's teardown gives back the pages
+ * it still holds through the pool's ring.
+ */
+static void mlx4_rx_xdp_tx_returns_pages_to_pool(struct kunit *test)
+{
+	static const unsigned int lens[4] = { 60, 700, 1400, 1514 };
+	struct mlx4_en_tx_ring *tx, *tx_rings[1];
+	struct mlx4_en_cq *tx_cq, *tx_cqs[1];
+	struct page_pool_stats before, after;
+	struct mlx4_rxt_tx_done c;
+	struct page *pages[4];
+	struct bpf_prog *prog;
+	struct mlx4_rxt *t;
+	u32 *doorbell;
+	int i;
+
+	if (!IS_ENABLED(CONFIG_X86))
+		kunit_skip(test, "the doorbell is an iowrite32() to host memory");
+	prog = mlx4_rxt_xdp_prog(test, XDP_TX);
+	t = mlx4_rxt_start(test, 1500, prog);
+
+	/* What mlx4_en_create_tx_ring() and mlx4_en_activate_tx_ring()
+	 * set for an XDP TX ring recycling into RX ring 0.
+	 */
+	tx = kunit_kzalloc(test, sizeof(*tx), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, tx);
+	tx->size = 16;
+	tx->size_mask = tx->size - 1;
+	tx->full_size = tx->size / 2;
+	tx->buf = kunit_kzalloc(test, tx->size * TXBB_SIZE, GFP_KERNEL);
+	tx->tx_info = kunit_kcalloc(test, tx->size, sizeof(*tx->tx_info),
+				    GFP_KERNEL);
+	doorbell = kunit_kzalloc(test, sizeof(*doorbell), GFP_KERNEL);
+	tx_cq = kunit_kzalloc(test, sizeof(*tx_cq), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, tx->buf);
+	KUNIT_ASSERT_NOT_NULL(test, tx->tx_info);
+	KUNIT_ASSERT_NOT_NULL(test, doorbell);
+	KUNIT_ASSERT_NOT_NULL(test, tx_cq);
+	tx->doorbell_address = (__force void __iomem *)doorbell;
+	tx->doorbell_qpn = cpu_to_be32(0x1234);
+	tx->recycle_ring = t->ring;
+	tx->free_tx_desc = mlx4_en_recycle_tx_desc;
+	mlx4_en_init_tx_xdp_ring_descs(t->priv, tx);
+	tx_rings[0] = tx;
+	tx_cqs[0] = tx_cq;
+	t->priv->tx_ring[TX_XDP] = tx_rings;
+	t->priv->tx_cq[TX_XDP] = tx_cqs;
+
+	for (i = 0; i < 4; i++) {
+		pages[i] = mlx4_rxt_frags(t, i)[0].page;
+		mlx4_rxt_receive(t, lens[i], i, 0, 0);
+	}
+	KUNIT_EXPECT_EQ(test, mlx4_rxt_poll(t, 64), 4);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&t->skbs), 0U);
+	KUNIT_EXPECT_EQ(test, t->ring->xdp_tx, 4UL);
+	KUNIT_EXPECT_EQ(test, tx->prod, 4U * MLX4_RXT_XDP_TXBBS);
+	KUNIT_EXPECT_TRUE(test, tx_cq->xdp_busy);
+	KUNIT_EXPECT_EQ(test, *doorbell, (__force u32)cpu_to_be32(0x1234));
+	for (i = 0; i < 4; i++) {
+		struct mlx4_en_tx_desc *tx_desc = tx->buf +
+			((i * MLX4_RXT_XDP_TXBBS) << LOG_TXBB_SIZE);
+		dma_addr_t dma = page_pool_get_dma_addr(pages[i]);
+		struct mlx4_en_tx_info *tx_info =
+			&tx->tx_info[i * MLX4_RXT_XDP_TXBBS];
+
+		KUNIT_EXPECT_PTR_EQ(test, tx_info->page, pages[i]);
+		KUNIT_EXPECT_EQ(test, be64_to_cpu(tx_desc->data.addr),
+				(u64)dma + XDP_PACKET_HEADROOM);
+		KUNIT_EXPECT_EQ(test, be32_to_cpu(tx_desc->data.byte_count),
+				lens[i]);
+		KUNIT_EXPECT_NULL(test, mlx4_rxt_frags(t, i)[0].page);
+	}
+	KUNIT_EXPECT_EQ(test, mlx4_rxt_dma.tx_syncs, 4);
+	KUNIT_EXPECT_EQ(test, mlx4_rxt_dma.tx_sync_addr,
+			page_pool_get_dma_addr(pages[3]) + XDP_PACKET_HEADROOM);
+	KUNIT_EXPECT_EQ(test, mlx4_rxt_dma.tx_sync_len, (size_t)lens[3]);
+
+	/* Two completions in NAPI: straight into the pool's cache. */
+	before = mlx4_rxt_stats(t);
+	c.t = t;
+	c.tx = tx;
+	for (c.index = 0; c.index < 2 * MLX4_RXT_XDP_TXBBS;
+	     c.index += MLX4_RXT_XDP_TXBBS)
+		pp_test_in_softirq(mlx4_rxt_tx_done_fn, &c);
+	tx->cons = 2 * MLX4_RXT_XDP_TXBBS;
+	after = mlx4_rxt_stats(t);
+	KUNIT_EXPECT_EQ(test, after.recycle_stats.cached -
+			before.recycle_stats.cached, 2ULL);
+
+	/* The TX ring goes down with two frames still posted. */
+	before = after;
+	KUNIT_EXPECT_EQ(test, mlx4_en_free_tx_buf(t->dev, tx), 2);
+	after = mlx4_rxt_stats(t);
+	KUNIT_EXPECT_EQ(test, after.recycle_stats.ring -
+			before.recycle_stats.ring, 2ULL);
+	KUNIT_EXPECT_EQ(test, after.recycle_stats.released_refcnt, 0ULL);
+	KUNIT_EXPECT_EQ(test, mlx4_rxt_dma.maps, MLX4_RXT_RING_SIZE);
+
+	t->priv->tx_ring[TX_XDP] = NULL;
+	t->priv->tx_cq[TX_XDP] = NULL;
+	mlx4_rxt_stop(t);
+	bpf_prog_free(prog);
+	mlx4_rxt_expect_unmapped(test);
+}
+
 /* The port goes down while the stack still holds skbs: the pool stays
  * until the last of them is freed, then unmaps every page; kmemleak and
  * DMA-API debug check the rest after the suites.
@@ -827,6 +965,7 @@ static struct kunit_case mlx4_rxt_cases[] = {
 	KUNIT_CASE(mlx4_rx_bad_frames_recycle_in_napi),
 	KUNIT_CASE(mlx4_rx_xdp_drop_recycles_direct),
 	KUNIT_CASE(mlx4_rx_xdp_pass_builds_skb),
+	KUNIT_CASE(mlx4_rx_xdp_tx_returns_pages_to_pool),
 	KUNIT_CASE(mlx4_rx_teardown_with_skbs_held_leaks_nothing),
 	{}
 };
