@@ -16,15 +16,26 @@ exec > "$log" 2>&1
 
 files=$(cd "$top" && git ls-files -co --exclude-standard -- net include drivers |
 	grep -E '\.[ch]$')
+# Each C file is checked in the object that builds it, as OBJECT:FILE: its
+# own, or for a test #included at the end of the file it tests (the
+# drivers' RX suites), that file's.
 objs=
 for f in $files; do
 	case $f in
-	*.c) [ -e "$src/$f" ] && objs="$objs ${f%.c}.o" ;;
+	*.c) [ -e "$src/$f" ] || continue
+		host=$(grep -l "^#include \"${f##*/}\"" "$src/${f%/*}"/*.c \
+			2>/dev/null | head -n1)
+		if [ -n "$host" ]; then
+			host=${host#"$src"/}
+			objs="$objs ${host%.c}.o:$f"
+		else
+			objs="$objs ${f%.c}.o:$f"
+		fi ;;
 	esac
 done
 # The base variant does not build our pool: drop what it does not have.
 [ "$variant" = base ] && objs=$(echo "$objs" | tr ' ' '\n' |
-	grep -v '^net/core/page_pool\.o$' | tr '\n' ' ')
+	grep -v '^net/core/page_pool\.o:' | tr '\n' ' ')
 
 n=0
 result() {
@@ -118,8 +129,9 @@ for f in $files; do
 	echo "${r//$cocci_dir\//}" | sed 's/^/# /'
 	result 1 "coccicheck $f"
 done
-for o in $objs; do
-	f=${o%.o}.c
+for of in $objs; do
+	o=${of%%:*}
+	f=${of#*:}
 	r=$(make -s -C "$src" O="$out" W=1 C=2 "$o" 2>&1 | grep -F "$f" |
 		grep -E 'warning|error')
 	[ -z "$r" ] && { result 0 "W=1 and sparse $f"; continue; }

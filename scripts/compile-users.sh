@@ -17,10 +17,12 @@ exec > "$log" 2>&1
 "$top/scripts/prepare-tree.sh" "$variant"
 frags="configs/x86_64.config configs/users.config"
 
-# Every user of the API, but our own pool and tests.
-users=$(cd "$top/build/linux-source-6.1" &&
+# Every user of the API, as the variant tree has it (so with the drivers
+# our patches convert), but our own pool and tests; a driver's test
+# suite is built inside the file it tests.
+users=$(cd "$top/build/src-$variant" &&
 	grep -rlE 'page_pool_|page_pool\.h' --include='*.c' net drivers/net |
-	grep -v '^net/core/page_pool' | sort)
+	grep -v -e '^net/core/page_pool' -e '_test\.c$' | sort)
 
 # configure VARIANT OUT: an x86_64 tree with every driver that can be on.
 configure() {

@@ -1,0 +1,982 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit cases for the mlx4_en RX path on the page_pool. This file is
+ * #included at the end of en_rx.c (CONFIG_MLX4_EN_RX_KUNIT_TEST), so the
+ * cases call the driver's own static functions.
+ *
+ * There is no ConnectX-3 here. Each case builds one RX ring and its
+ * completion queue in host memory, filling in only the fields the RX
+ * path reads, on a test device whose dma_map_ops record every call the
+ * pool and the driver make. Then it runs the driver's code in the order
+ * the port and NAPI do: mlx4_en_calc_rx_buf(), mlx4_en_activate_rx_rings()
+ * (pools created, descriptors posted), frames written where the posted
+ * descriptors point, as the NIC would, with their completions in the
+ * mlx4 CQE layout, mlx4_en_process_rx_cq() in softirq context (frames
+ * built into skbs or run through XDP, ring refilled), and at the end
+ * mlx4_en_deactivate_rx_ring().
+ *
+ * What these cases cannot drive, and why:
+ * - mlx4_en_create_rx_ring() and mlx4_en_destroy_rx_ring(): the ring's
+ *   buffer and doorbell record come from mlx4_alloc_hwq_res(), which
+ *   needs the MTT tables of a live device (firmware commands); the cases
+ *   build the same ring fields by hand.
+ * - mlx4_en_poll_rx_cq(): after the RX work it re-arms the CQ by writing
+ *   the UAR doorbell page of the device.
+ * - XDP_REDIRECT needs a program calling a helper, which needs the
+ *   verifier; the path back to the pool is the XDP memory model's,
+ *   which the page_pool contract suite covers.
+ * - mlx4_en_process_tx_cq(): the XDP_TX case posts on a TX ring built
+ *   by hand and runs the completion step it calls per descriptor,
+ *   mlx4_en_recycle_tx_desc(), itself. The doorbell write,
+ *   mlx4_en_xmit_doorbell(), runs against host memory, which only x86's
+ *   iowrite32() turns into a plain store; elsewhere that case skips.
+ */
+#include <kunit/test.h>
+#include <linux/dma-map-ops.h>
+#include <linux/etherdevice.h>
+#include <linux/filter.h>
+#include <net/gro.h>
+
+#include "../../../../../net/core/page_pool_test.h"
+
+/* A ring of 128. The base pool's slow path maps 64 pages at a time, so
+ * up to 64 spare pages come back through the pool's return ring, which
+ * has as many entries as the RX ring but frees consumed entries lazily,
+ * in batches: with 64 entries it overflowed now and then.
+ */
+#define MLX4_RXT_RING_SIZE	128
+/* Frames per poll when they become skbs: under gro_normal_batch, so they
+ * wait on the NAPI's list, where the case takes them.
+ */
+#define MLX4_RXT_SKB_BATCH	4
+#define MLX4_RXT_MAX_PAGES	1024
+/* TX building blocks per XDP_TX frame (en_tx.c's MLX4_EN_XDP_TX_NRTXBB). */
+#define MLX4_RXT_XDP_TXBBS	1
+
+/* What the test device has seen. */
+struct mlx4_rxt_dma {
+	/* DMA calls come in any context, some with interrupts off. */
+	spinlock_t lock;
+	struct page *live[MLX4_RXT_MAX_PAGES];
+	int maps;
+	int unmaps;
+	int mapped_twice;
+	int unmapped_unknown;
+	int too_many;
+	int dev_syncs;
+	int dev_syncs_off_range;
+	unsigned int dev_sync_offset;
+	unsigned int dev_sync_len;
+	int cpu_syncs;
+	dma_addr_t cpu_sync_addr;
+	size_t cpu_sync_len;
+	/* Syncs towards the device for transmission (XDP_TX). */
+	int tx_syncs;
+	dma_addr_t tx_sync_addr;
+	size_t tx_sync_len;
+	int unmap_target;
+	struct completion all_unmapped;
+};
+
+static struct mlx4_rxt_dma mlx4_rxt_dma;
+static struct device *mlx4_rxt_dev;
+
+static dma_addr_t mlx4_rxt_map_page(struct device *dev, struct page *page,
+				    unsigned long offset, size_t size,
+				    enum dma_data_direction dir,
+				    unsigned long attrs)
+{
+	struct mlx4_rxt_dma *d = &mlx4_rxt_dma;
+	unsigned long flags;
+	int i, free = -1;
+
+	spin_lock_irqsave(&d->lock, flags);
+	d->maps++;
+	for (i = 0; i < MLX4_RXT_MAX_PAGES; i++) {
+		if (d->live[i] == page)
+			d->mapped_twice++;
+		else if (!d->live[i] && free < 0)
+			free = i;
+	}
+	if (free >= 0)
+		d->live[free] = page;
+	else
+		d->too_many++;
+	spin_unlock_irqrestore(&d->lock, flags);
+	return page_to_phys(page) + offset;
+}
+
+static void mlx4_rxt_unmap_page(struct device *dev, dma_addr_t addr,
+				size_t size, enum dma_data_direction dir,
+				unsigned long attrs)
+{
+	struct mlx4_rxt_dma *d = &mlx4_rxt_dma;
+	unsigned long flags;
+	struct page *page = pfn_to_page(PHYS_PFN(addr));
+	bool done;
+	int i;
+
+	spin_lock_irqsave(&d->lock, flags);
+	for (i = 0; i < MLX4_RXT_MAX_PAGES; i++)
+		if (d->live[i] == page)
+			break;
+	if (i < MLX4_RXT_MAX_PAGES)
+		d->live[i] = NULL;
+	else
+		d->unmapped_unknown++;
+	d->unmaps++;
+	done = d->unmaps == d->unmap_target;
+	spin_unlock_irqrestore(&d->lock, flags);
+	if (done)
+		complete(&d->all_unmapped);
+}
+
+static void mlx4_rxt_sync_for_device(struct device *dev, dma_addr_t addr,
+				     size_t size, enum dma_data_direction dir)
+{
+	struct mlx4_rxt_dma *d = &mlx4_rxt_dma;
+	unsigned long flags;
+
+	spin_lock_irqsave(&d->lock, flags);
+	if (dir == DMA_TO_DEVICE) {
+		d->tx_syncs++;
+		d->tx_sync_addr = addr;
+		d->tx_sync_len = size;
+	} else {
+		d->dev_syncs++;
+		if (offset_in_page(addr) != d->dev_sync_offset ||
+		    size != d->dev_sync_len)
+			d->dev_syncs_off_range++;
+	}
+	spin_unlock_irqrestore(&d->lock, flags);
+}
+
+static void mlx4_rxt_sync_for_cpu(struct device *dev, dma_addr_t addr,
+				  size_t size, enum dma_data_direction dir)
+{
+	struct mlx4_rxt_dma *d = &mlx4_rxt_dma;
+	unsigned long flags;
+
+	spin_lock_irqsave(&d->lock, flags);
+	d->cpu_syncs++;
+	d->cpu_sync_addr = addr;
+	d->cpu_sync_len = size;
+	spin_unlock_irqrestore(&d->lock, flags);
+}
+
+static const struct dma_map_ops mlx4_rxt_dma_ops = {
+	.map_page = mlx4_rxt_map_page,
+	.unmap_page = mlx4_rxt_unmap_page,
+	.sync_single_for_device = mlx4_rxt_sync_for_device,
+	.sync_single_for_cpu = mlx4_rxt_sync_for_cpu,
+};
+
+/* One port with one RX ring, as mlx4_en_start_port() leaves it. */
+struct mlx4_rxt {
+	struct net_device *dev;
+	struct mlx4_en_priv *priv;
+	struct mlx4_en_rx_ring *ring;
+	struct mlx4_en_cq *cq;
+	struct mlx4_en_dev *mdev;
+	struct mlx4_en_port_profile prof;
+	void *wq_buf;
+	__be32 rx_db;
+	__be32 cq_db;
+	/* Completions written so far: the next one's sequence number. */
+	u32 completions;
+	/* The skbs the driver handed to the stack. */
+	struct sk_buff_head skbs;
+};
+
+/* Brings up a ring for @mtu with @prog attached (and so an XDP TX ring
+ * counted, as mlx4_xdp_set() does), through the driver's own buffer
+ * layout and activation.
+ */
+static struct mlx4_rxt *mlx4_rxt_start(struct kunit *test, int mtu,
+				       struct bpf_prog *prog)
+{
+	struct mlx4_en_rx_ring *ring;
+	struct mlx4_en_priv *priv;
+	struct mlx4_en_cq *cq;
+	struct mlx4_rxt *t;
+	int i;
+
+	t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	skb_queue_head_init(&t->skbs);
+	t->dev = alloc_etherdev(sizeof(struct mlx4_en_priv));
+	KUNIT_ASSERT_NOT_NULL(test, t->dev);
+	t->mdev = kunit_kzalloc(test, sizeof(*t->mdev), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, t->mdev);
+
+	priv = netdev_priv(t->dev);
+	t->priv = priv;
+	priv->dev = t->dev;
+	priv->mdev = t->mdev;
+	priv->ddev = mlx4_rxt_dev;
+	priv->prof = &t->prof;
+	priv->cqe_size = sizeof(struct mlx4_cqe);
+	priv->cqe_factor = 0;
+	/* en_err() names the netdev rather than the absent PCI device. */
+	priv->registered = 1;
+	priv->rx_ring_num = 1;
+	priv->tx_ring_num[TX_XDP] = prog ? 1 : 0;
+	t->prof.rx_ring_size = MLX4_RXT_RING_SIZE;
+	t->dev->mtu = mtu;
+	/* No GRO: frames go to the NAPI's list as they are. */
+	t->dev->features = 0;
+
+	mlx4_en_calc_rx_buf(t->dev);
+
+	/* What mlx4_en_create_rx_ring() sets, its hardware queue aside. */
+	ring = kzalloc(sizeof(*ring), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ring);
+	t->ring = ring;
+	ring->size = MLX4_RXT_RING_SIZE;
+	ring->size_mask = ring->size - 1;
+	ring->numa_node = NUMA_NO_NODE;
+	ring->rx_info = kvzalloc(ring->size *
+				 roundup_pow_of_two(MLX4_EN_MAX_RX_FRAGS *
+					sizeof(struct mlx4_en_rx_alloc)),
+				 GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ring->rx_info);
+	t->wq_buf = kzalloc(ring->size * roundup_pow_of_two(DS_SIZE *
+						MLX4_EN_MAX_RX_FRAGS) + TXBB_SIZE,
+			    GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, t->wq_buf);
+	ring->buf = t->wq_buf;
+	ring->wqres.db.db = &t->rx_db;
+	KUNIT_ASSERT_EQ(test, xdp_rxq_info_reg(&ring->xdp_rxq, t->dev, 0, 0),
+			0);
+	RCU_INIT_POINTER(ring->xdp_prog, prog);
+
+	/* What mlx4_en_activate_cq() and mlx4_en_start_port() set. */
+	cq = kzalloc(sizeof(*cq), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, cq);
+	t->cq = cq;
+	cq->size = MLX4_RXT_RING_SIZE;
+	cq->type = RX;
+	cq->ring = 0;
+	cq->dev = t->dev;
+	cq->buf = kcalloc(cq->size, priv->cqe_size, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, cq->buf);
+	for (i = 0; i < cq->size; i++)
+		mlx4_en_get_cqe(cq->buf, i, priv->cqe_size)->owner_sr_opcode =
+			MLX4_CQE_OWNER_MASK;
+	cq->mcq.set_ci_db = &t->cq_db;
+	netif_napi_add(t->dev, &cq->napi, mlx4_en_poll_rx_cq);
+
+	priv->rx_ring[0] = ring;
+	priv->rx_cq[0] = cq;
+
+	/* The pool syncs every page for the device over the longest buffer,
+	 * from the headroom on.
+	 */
+	mlx4_rxt_dma.dev_sync_offset = priv->rx_headroom;
+	for (i = 0; i < priv->num_frags; i++)
+		mlx4_rxt_dma.dev_sync_len = max_t(unsigned int,
+						  mlx4_rxt_dma.dev_sync_len,
+						  priv->frag_info[i].frag_size);
+
+	KUNIT_ASSERT_EQ(test, mlx4_en_activate_rx_rings(priv), 0);
+	priv->port_up = true;
+	return t;
+}
+
+/* mlx4_en_stop_port() for the ring, then what the ring's destruction
+ * frees. Skbs the case still holds stay out.
+ */
+static void mlx4_rxt_stop(struct mlx4_rxt *t)
+{
+	t->priv->port_up = false;
+	mlx4_en_deactivate_rx_ring(t->priv, t->ring);
+	xdp_rxq_info_unreg(&t->ring->xdp_rxq);
+	RCU_INIT_POINTER(t->ring->xdp_prog, NULL);
+	kvfree(t->ring->rx_info);
+	kfree(t->wq_buf);
+	kfree(t->ring);
+	netif_napi_del(&t->cq->napi);
+	kfree(t->cq->buf);
+	kfree(t->cq);
+	free_netdev(t->dev);
+}
+
+static u8 mlx4_rxt_byte(u8 seed, unsigned int i)
+{
+	return (u8)(seed + i * 7);
+}
+
+/* The NIC's side: writes a frame of @len bytes through the next
+ * descriptor's buffers, at the DMA addresses the driver posted, then
+ * its completion, handing the CQE to software last.
+ */
+static void mlx4_rxt_receive(struct mlx4_rxt *t, unsigned int len, u8 seed,
+			     u8 opcode, u8 badfcs)
+{
+	struct mlx4_en_rx_ring *ring = t->ring;
+	u32 seq = t->completions++;
+	u32 index = seq & ring->size_mask;
+	struct mlx4_en_rx_desc *rx_desc = ring->buf +
+					  (index << ring->log_stride);
+	struct mlx4_cqe *cqe = mlx4_en_get_cqe(t->cq->buf, index,
+					       t->priv->cqe_size);
+	unsigned int done = 0, i, j;
+
+	for (i = 0; done < len && i < t->priv->num_frags; i++) {
+		unsigned int n = min(len - done,
+				     be32_to_cpu(rx_desc->data[i].byte_count));
+		u8 *p = phys_to_virt(be64_to_cpu(rx_desc->data[i].addr));
+
+		for (j = 0; j < n; j++)
+			p[j] = mlx4_rxt_byte(seed, done + j);
+		done += n;
+	}
+	memset(cqe, 0, sizeof(*cqe));
+	cqe->byte_cnt = cpu_to_be32(len);
+	cqe->badfcs_enc = badfcs;
+	dma_wmb();
+	cqe->owner_sr_opcode = opcode |
+			       ((seq & t->cq->size) ? MLX4_CQE_OWNER_MASK : 0);
+}
+
+struct mlx4_rxt_poll {
+	struct mlx4_rxt *t;
+	int budget;
+	int polled;
+};
+
+static void mlx4_rxt_poll_fn(void *arg)
+{
+	struct mlx4_rxt_poll *p = arg;
+	struct napi_struct *napi = &p->t->cq->napi;
+	struct sk_buff *skb, *next;
+
+	p->polled = mlx4_en_process_rx_cq(p->t->dev, p->t->cq, p->budget);
+	/* Take what GRO queued for the stack, as gro_normal_list() would. */
+	list_for_each_entry_safe(skb, next, &napi->rx_list, list) {
+		skb_list_del_init(skb);
+		__skb_queue_tail(&p->t->skbs, skb);
+	}
+	napi->rx_count = 0;
+}
+
+/* Runs the driver's completion handler in softirq, as NAPI does. */
+static int mlx4_rxt_poll(struct mlx4_rxt *t, int budget)
+{
+	struct mlx4_rxt_poll p = { .t = t, .budget = budget };
+
+	pp_test_in_softirq(mlx4_rxt_poll_fn, &p);
+	return p.polled;
+}
+
+/* Checks that @skb holds the frame mlx4_rxt_receive() wrote. */
+static void mlx4_rxt_expect_frame(struct kunit *test, struct sk_buff *skb,
+				  unsigned int len, u8 seed)
+{
+	unsigned int i, bad = 0;
+	u8 *buf;
+
+	/* eth_type_trans() pulled the Ethernet header. */
+	KUNIT_EXPECT_EQ(test, skb->len + ETH_HLEN, len);
+	KUNIT_EXPECT_PTR_EQ(test, skb_mac_header(skb) + ETH_HLEN, skb->data);
+	buf = kunit_kmalloc(test, len, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	memcpy(buf, skb_mac_header(skb), ETH_HLEN);
+	KUNIT_ASSERT_EQ(test, skb_copy_bits(skb, 0, buf + ETH_HLEN,
+					    len - ETH_HLEN), 0);
+	for (i = 0; i < len; i++)
+		if (buf[i] != mlx4_rxt_byte(seed, i))
+			bad++;
+	KUNIT_EXPECT_EQ_MSG(test, bad, 0U, "frame of %u bytes", len);
+	kunit_kfree(test, buf);
+}
+
+static struct mlx4_en_rx_alloc *mlx4_rxt_frags(struct mlx4_rxt *t, u32 seq)
+{
+	return t->ring->rx_info +
+	       ((seq & t->ring->size_mask) << t->priv->log_rx_info);
+}
+
+static struct page_pool_stats mlx4_rxt_stats(struct mlx4_rxt *t)
+{
+	return pp_test_stats(t->ring->pp);
+}
+
+static void mlx4_rxt_free_skbs(struct mlx4_rxt *t)
+{
+	struct sk_buff *skb;
+
+	while ((skb = __skb_dequeue(&t->skbs)))
+		kfree_skb(skb);
+}
+
+/* Arms the wait for the pool to have unmapped every page it mapped. */
+static void mlx4_rxt_expect_unmapped(struct kunit *test)
+{
+	struct mlx4_rxt_dma *d = &mlx4_rxt_dma;
+	unsigned long flags;
+	bool wait;
+
+	spin_lock_irqsave(&d->lock, flags);
+	d->unmap_target = d->maps;
+	wait = d->unmaps != d->maps;
+	spin_unlock_irqrestore(&d->lock, flags);
+	/* Pages the stack held come back after the pool's destruction: the
+	 * pool releases them on its deferred retry.
+	 */
+	if (wait && !wait_for_completion_timeout(&d->all_unmapped,
+						 PP_TEST_RELEASE_TIMEOUT))
+		KUNIT_FAIL(test, "%d pages mapped, %d unmapped", d->maps,
+			   d->unmaps);
+	KUNIT_EXPECT_EQ(test, d->unmaps, d->maps);
+	KUNIT_EXPECT_EQ(test, d->mapped_twice, 0);
+	KUNIT_EXPECT_EQ(test, d->unmapped_unknown, 0);
+	KUNIT_EXPECT_EQ(test, d->too_many, 0);
+}
+
+static struct bpf_prog *mlx4_rxt_xdp_prog(struct kunit *test, u32 act)
+{
+	struct bpf_insn insns[] = {
+		BPF_MOV64_IMM(BPF_REG_0, act),
+		BPF_EXIT_INSN(),
+	};
+	struct bpf_prog *prog;
+	int err;
+
+	prog = bpf_prog_alloc(bpf_prog_size(ARRAY_SIZE(insns)), 0);
+	KUNIT_ASSERT_NOT_NULL(test, prog);
+	prog->len = ARRAY_SIZE(insns);
+	memcpy(prog->insnsi, insns, sizeof(insns));
+	prog->type = BPF_PROG_TYPE_XDP;
+	prog = bpf_prog_select_runtime(prog, &err);
+	KUNIT_ASSERT_EQ(test, err, 0);
+	return prog;
+}
+
+/* Activation posts one pool page per buffer, mapped once by the pool and
+ * synced for the device over the buffer, and writes its DMA address past
+ * the headroom into the descriptor.
+ */
+static void mlx4_rx_activate_posts_pool_pages(struct kunit *test)
+{
+	struct mlx4_rxt *t = mlx4_rxt_start(test, 1500, NULL);
+	struct mlx4_en_priv *priv = t->priv;
+	struct mlx4_en_rx_ring *ring = t->ring;
+	u32 i;
+
+	KUNIT_EXPECT_EQ(test, priv->num_frags, 1);
+	KUNIT_EXPECT_EQ(test, priv->rx_headroom, NET_SKB_PAD);
+	KUNIT_EXPECT_EQ(test, priv->dma_dir, DMA_FROM_DEVICE);
+	KUNIT_EXPECT_EQ(test, (int)priv->frag_info[0].frag_size,
+			MLX4_EN_EFF_MTU(1500));
+	KUNIT_ASSERT_NOT_NULL(test, ring->pp);
+	KUNIT_EXPECT_EQ(test, ring->actual_size, ring->size);
+	KUNIT_EXPECT_EQ(test, ring->prod, ring->size);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(t->rx_db), ring->size);
+
+	for (i = 0; i < ring->size; i++) {
+		struct mlx4_en_rx_desc *rx_desc = ring->buf +
+						  (i << ring->log_stride);
+		struct mlx4_en_rx_alloc *frags = mlx4_rxt_frags(t, i);
+
+		KUNIT_ASSERT_NOT_NULL(test, frags[0].page);
+		KUNIT_EXPECT_TRUE(test, pp_test_owns(ring->pp, frags[0].page));
+		KUNIT_EXPECT_EQ(test, be64_to_cpu(rx_desc->data[0].addr),
+				(u64)page_pool_get_dma_addr(frags[0].page) +
+				NET_SKB_PAD);
+		KUNIT_EXPECT_EQ(test, be32_to_cpu(rx_desc->data[0].byte_count),
+				(u32)priv->frag_info[0].frag_size);
+	}
+	KUNIT_EXPECT_EQ(test, mlx4_rxt_dma.maps, MLX4_RXT_RING_SIZE);
+	KUNIT_EXPECT_EQ(test, mlx4_rxt_dma.dev_syncs, MLX4_RXT_RING_SIZE);
+	KUNIT_EXPECT_EQ(test, mlx4_rxt_dma.dev_syncs_off_range, 0);
+
+	mlx4_rxt_stop(t);
+	mlx4_rxt_expect_unmapped(test);
+}
+
+/* A frame that fits one buffer becomes an skb built around the posted
+ * page, the frame at the headroom, marked for recycling; freeing it
+ * puts the page back in the pool.
+ */
+static void mlx4_rx_linear_frame_builds_skb_on_pool_page(struct kunit *test)
+{
+	static const unsigned int lens[MLX4_RXT_SKB_BATCH] = {
+		60, 1514, 1000, MLX4_EN_EFF_MTU(1500)
+	};
+	struct mlx4_rxt *t = mlx4_rxt_start(test, 1500, NULL);
+	struct page *pages[MLX4_RXT_SKB_BATCH];
+	struct page_pool_stats before, after;
+	struct sk_buff *skb;
+	int i;
+
+	for (i = 0; i < MLX4_RXT_SKB_BATCH; i++) {
+		pages[i] = mlx4_rxt_frags(t, i)[0].page;
+		mlx4_rxt_receive(t, lens[i], i, 0, 0);
+	}
+	KUNIT_EXPECT_EQ(test, mlx4_rxt_poll(t, 64), MLX4_RXT_SKB_BATCH);
+	KUNIT_ASSERT_EQ(test, skb_queue_len(&t->skbs), MLX4_RXT_SKB_BATCH);
+	KUNIT_EXPECT_EQ(test, t->ring->packets, (unsigned long)MLX4_RXT_SKB_BATCH);
+	KUNIT_EXPECT_EQ(test, t->cq->mcq.cons_index, (u32)MLX4_RXT_SKB_BATCH);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(t->cq_db), (u32)MLX4_RXT_SKB_BATCH);
+
+	/* The last frame's buffer was synced for the CPU over the frame. */
+	KUNIT_EXPECT_EQ(test, mlx4_rxt_dma.cpu_syncs, MLX4_RXT_SKB_BATCH);
+	KUNIT_EXPECT_EQ(test, mlx4_rxt_dma.cpu_sync_addr,
+			page_pool_get_dma_addr(pages[3]) + NET_SKB_PAD);
+	KUNIT_EXPECT_EQ(test, mlx4_rxt_dma.cpu_sync_len, (size_t)lens[3]);
+
+	i = 0;
+	skb_queue_walk(&t->skbs, skb) {
+		KUNIT_EXPECT_PTR_EQ(test, (void *)skb->head,
+				    page_address(pages[i]));
+		KUNIT_EXPECT_EQ(test, skb_mac_header(skb) - skb->head,
+				NET_SKB_PAD);
+		KUNIT_EXPECT_FALSE(test, skb_is_nonlinear(skb));
+		KUNIT_EXPECT_TRUE(test, skb->pp_recycle);
+		KUNIT_EXPECT_EQ(test, skb_get_rx_queue(skb), 0);
+		KUNIT_EXPECT_PTR_EQ(test, skb->dev, t->dev);
+		mlx4_rxt_expect_frame(test, skb, lens[i], i);
+		/* The page left the ring with the skb. */
+		KUNIT_EXPECT_NULL(test, mlx4_rxt_frags(t, i)[0].page);
+		i++;
+	}
+
+	before = mlx4_rxt_stats(t);
+	mlx4_rxt_free_skbs(t);
+	after = mlx4_rxt_stats(t);
+	KUNIT_EXPECT_EQ(test, after.recycle_stats.ring -
+			before.recycle_stats.ring, (u64)MLX4_RXT_SKB_BATCH);
+	KUNIT_EXPECT_EQ(test, after.recycle_stats.released_refcnt, 0ULL);
+	KUNIT_EXPECT_EQ(test, after.recycle_stats.ring_full, 0ULL);
+
+	mlx4_rxt_stop(t);
+	mlx4_rxt_expect_unmapped(test);
+}
+
+/* Lap after lap of the ring, with the stack freeing each batch: once the
+ * pool has what it needs, no page is mapped again, none is released,
+ * and every sync for the device covers the buffer from the headroom.
+ */
+static void mlx4_rx_steady_state_maps_nothing_new(struct kunit *test)
+{
+	struct mlx4_rxt *t = mlx4_rxt_start(test, 1500, NULL);
+	struct page_pool_stats s;
+	int lap, i, maps_after_first = 0;
+
+	for (lap = 0; lap < 4; lap++) {
+		for (i = 0; i < MLX4_RXT_RING_SIZE; i += MLX4_RXT_SKB_BATCH) {
+			u32 seq = t->completions;
+			int j;
+
+			for (j = 0; j < MLX4_RXT_SKB_BATCH; j++)
+				mlx4_rxt_receive(t, 64 + 300 * j, seq + j, 0, 0);
+			KUNIT_ASSERT_EQ(test, mlx4_rxt_poll(t, 64),
+					MLX4_RXT_SKB_BATCH);
+			KUNIT_ASSERT_EQ(test, skb_queue_len(&t->skbs),
+					MLX4_RXT_SKB_BATCH);
+			for (j = 0; j < MLX4_RXT_SKB_BATCH; j++) {
+				struct sk_buff *skb = __skb_dequeue(&t->skbs);
+
+				mlx4_rxt_expect_frame(test, skb, 64 + 300 * j,
+						      seq + j);
+				kfree_skb(skb);
+			}
+			/* The refill keeps the ring at most 7 buffers short. */
+			KUNIT_EXPECT_GE(test, t->ring->prod - t->ring->cons,
+					(u32)MLX4_RXT_RING_SIZE - 7);
+		}
+		if (!lap)
+			maps_after_first = mlx4_rxt_dma.maps;
+	}
+	KUNIT_EXPECT_EQ(test, mlx4_rxt_dma.maps, maps_after_first);
+	KUNIT_EXPECT_EQ(test, mlx4_rxt_dma.mapped_twice, 0);
+	KUNIT_EXPECT_EQ(test, mlx4_rxt_dma.dev_syncs_off_range, 0);
+	s = mlx4_rxt_stats(t);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.ring,
+			4ULL * MLX4_RXT_RING_SIZE);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.ring_full, 0ULL);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.released_refcnt, 0ULL);
+	KUNIT_EXPECT_EQ(test, t->ring->packets, 4UL * MLX4_RXT_RING_SIZE);
+
+	mlx4_rxt_stop(t);
+	mlx4_rxt_expect_unmapped(test);
+}
+
+/* A jumbo frame spans three buffers: the skb is built on the first
+ * page, the other two hang on it as fragments at their headroom; a
+ * short frame on the same ring takes only the first buffer, and the
+ * descriptor keeps its other pages as they were.
+ */
+static void mlx4_rx_jumbo_frame_gets_pool_page_frags(struct kunit *test)
+{
+	struct mlx4_rxt *t = mlx4_rxt_start(test, 9000, NULL);
+	struct mlx4_en_priv *priv = t->priv;
+	unsigned int room0 = SKB_WITH_OVERHEAD(PAGE_SIZE - NET_SKB_PAD);
+	unsigned int room = PAGE_SIZE - NET_SKB_PAD;
+	struct mlx4_en_rx_alloc *frags;
+	struct page *jumbo[3], *keep1, *keep2;
+	struct page_pool_stats s;
+	struct sk_buff *skb;
+	unsigned int len = 9000;
+	int i;
+
+	KUNIT_ASSERT_EQ(test, priv->num_frags, 3);
+	KUNIT_EXPECT_EQ(test, (unsigned int)priv->frag_info[0].frag_size,
+			room0);
+	KUNIT_EXPECT_EQ(test, (unsigned int)priv->frag_info[1].frag_size,
+			room);
+	KUNIT_EXPECT_EQ(test, (int)priv->frag_info[2].frag_size,
+			MLX4_EN_EFF_MTU(9000) - (int)(room0 + room));
+	KUNIT_EXPECT_EQ(test, mlx4_rxt_dma.maps, 3 * MLX4_RXT_RING_SIZE);
+
+	frags = mlx4_rxt_frags(t, 0);
+	for (i = 0; i < 3; i++)
+		jumbo[i] = frags[i].page;
+	keep1 = mlx4_rxt_frags(t, 1)[1].page;
+	keep2 = mlx4_rxt_frags(t, 1)[2].page;
+
+	mlx4_rxt_receive(t, len, 3, 0, 0);
+	mlx4_rxt_receive(t, 200, 4, 0, 0);
+	KUNIT_EXPECT_EQ(test, mlx4_rxt_poll(t, 64), 2);
+	KUNIT_ASSERT_EQ(test, skb_queue_len(&t->skbs), 2U);
+
+	skb = skb_peek(&t->skbs);
+	KUNIT_EXPECT_PTR_EQ(test, (void *)skb->head, page_address(jumbo[0]));
+	KUNIT_EXPECT_EQ(test, skb_headlen(skb) + ETH_HLEN, room0);
+	KUNIT_ASSERT_EQ(test, skb_shinfo(skb)->nr_frags, 2);
+	for (i = 0; i < 2; i++) {
+		skb_frag_t *f = &skb_shinfo(skb)->frags[i];
+
+		KUNIT_EXPECT_PTR_EQ(test, skb_frag_page(f), jumbo[i + 1]);
+		KUNIT_EXPECT_EQ(test, skb_frag_off(f), (unsigned int)NET_SKB_PAD);
+	}
+	KUNIT_EXPECT_EQ(test, skb_frag_size(&skb_shinfo(skb)->frags[0]), room);
+	KUNIT_EXPECT_EQ(test, skb_frag_size(&skb_shinfo(skb)->frags[1]),
+			len - room0 - room);
+	KUNIT_EXPECT_TRUE(test, skb->pp_recycle);
+	mlx4_rxt_expect_frame(test, skb, len, 3);
+	/* The last fragment was synced for the CPU over what it holds. */
+	skb = skb_peek_tail(&t->skbs);
+	mlx4_rxt_expect_frame(test, skb, 200, 4);
+	KUNIT_EXPECT_FALSE(test, skb_is_nonlinear(skb));
+	frags = mlx4_rxt_frags(t, 1);
+	KUNIT_EXPECT_NULL(test, frags[0].page);
+	KUNIT_EXPECT_PTR_EQ(test, frags[1].page, keep1);
+	KUNIT_EXPECT_PTR_EQ(test, frags[2].page, keep2);
+
+	mlx4_rxt_free_skbs(t);
+	s = mlx4_rxt_stats(t);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.ring, 4ULL);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.released_refcnt, 0ULL);
+
+	mlx4_rxt_stop(t);
+	mlx4_rxt_expect_unmapped(test);
+}
+
+/* Frames the hardware flags as bad never reach an skb: their pages go
+ * straight back to the pool's cache and are posted again.
+ */
+static void mlx4_rx_bad_frames_recycle_in_napi(struct kunit *test)
+{
+	struct mlx4_rxt *t = mlx4_rxt_start(test, 1500, NULL);
+	struct page_pool_stats s;
+	int i;
+
+	for (i = 0; i < 8; i++)
+		mlx4_rxt_receive(t, 100, i,
+				 i & 1 ? MLX4_CQE_OPCODE_ERROR : 0,
+				 i & 1 ? 0 : MLX4_CQE_BAD_FCS);
+	KUNIT_EXPECT_EQ(test, mlx4_rxt_poll(t, 64), 8);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&t->skbs), 0U);
+	s = mlx4_rxt_stats(t);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.cached, 8ULL);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.released_refcnt, 0ULL);
+	/* Eight missing buffers: the ring refilled them from the cache. */
+	KUNIT_EXPECT_EQ(test, t->ring->prod - t->ring->cons,
+			(u32)MLX4_RXT_RING_SIZE);
+	KUNIT_EXPECT_EQ(test, mlx4_rxt_dma.maps, MLX4_RXT_RING_SIZE);
+	KUNIT_EXPECT_EQ(test, mlx4_rxt_dma.dev_syncs, MLX4_RXT_RING_SIZE + 8);
+	KUNIT_EXPECT_EQ(test, mlx4_rxt_dma.dev_syncs_off_range, 0);
+
+	mlx4_rxt_stop(t);
+	mlx4_rxt_expect_unmapped(test);
+}
+
+/* XDP_DROP: the program sees the frame in a page mapped both ways with
+ * XDP's headroom; the page goes back to the pool's cache from NAPI,
+ * synced for the device, and the refill takes it from there, so laps
+ * of the ring map nothing new.
+ */
+static void mlx4_rx_xdp_drop_recycles_direct(struct kunit *test)
+{
+	struct bpf_prog *prog = mlx4_rxt_xdp_prog(test, XDP_DROP);
+	struct mlx4_rxt *t = mlx4_rxt_start(test, 1500, prog);
+	struct page_pool_stats s;
+	int i, n = 3 * MLX4_RXT_RING_SIZE;
+
+	KUNIT_EXPECT_EQ(test, t->priv->rx_headroom, XDP_PACKET_HEADROOM);
+	KUNIT_EXPECT_EQ(test, t->priv->dma_dir, DMA_BIDIRECTIONAL);
+	KUNIT_EXPECT_EQ(test, page_pool_get_dma_dir(t->ring->pp),
+			DMA_BIDIRECTIONAL);
+	for (i = 0; i < n; i += 16) {
+		int j;
+
+		for (j = 0; j < 16; j++)
+			mlx4_rxt_receive(t, 60 + j, j, 0, 0);
+		KUNIT_ASSERT_EQ(test, mlx4_rxt_poll(t, 64), 16);
+	}
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&t->skbs), 0U);
+	KUNIT_EXPECT_EQ(test, t->ring->xdp_drop, (unsigned long)n);
+	s = mlx4_rxt_stats(t);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.cached, (u64)n);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.released_refcnt, 0ULL);
+	KUNIT_EXPECT_EQ(test, mlx4_rxt_dma.maps, MLX4_RXT_RING_SIZE);
+	KUNIT_EXPECT_EQ(test, mlx4_rxt_dma.dev_syncs, MLX4_RXT_RING_SIZE + n);
+	KUNIT_EXPECT_EQ(test, mlx4_rxt_dma.dev_syncs_off_range, 0);
+	/* The CPU sync covered the frame at XDP's headroom. */
+	KUNIT_EXPECT_EQ(test, offset_in_page(mlx4_rxt_dma.cpu_sync_addr),
+			(unsigned long)XDP_PACKET_HEADROOM);
+	KUNIT_EXPECT_EQ(test, mlx4_rxt_dma.cpu_sync_len, (size_t)75);
+
+	mlx4_rxt_stop(t);
+	bpf_prog_free(prog);
+	mlx4_rxt_expect_unmapped(test);
+}
+
+/* XDP_PASS: the skb is built on the page with XDP's headroom in front. */
+static void mlx4_rx_xdp_pass_builds_skb(struct kunit *test)
+{
+	struct bpf_prog *prog = mlx4_rxt_xdp_prog(test, XDP_PASS);
+	struct mlx4_rxt *t = mlx4_rxt_start(test, 1500, prog);
+	struct page *page = mlx4_rxt_frags(t, 0)[0].page;
+	struct page_pool_stats s;
+	struct sk_buff *skb;
+
+	mlx4_rxt_receive(t, 1400, 9, 0, 0);
+	KUNIT_EXPECT_EQ(test, mlx4_rxt_poll(t, 64), 1);
+	KUNIT_ASSERT_EQ(test, skb_queue_len(&t->skbs), 1U);
+	skb = skb_peek(&t->skbs);
+	KUNIT_EXPECT_PTR_EQ(test, (void *)skb->head, page_address(page));
+	KUNIT_EXPECT_EQ(test, skb_mac_header(skb) - skb->head,
+			XDP_PACKET_HEADROOM);
+	KUNIT_EXPECT_TRUE(test, skb->pp_recycle);
+	mlx4_rxt_expect_frame(test, skb, 1400, 9);
+	mlx4_rxt_free_skbs(t);
+	s = mlx4_rxt_stats(t);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.ring, 1ULL);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.released_refcnt, 0ULL);
+
+	mlx4_rxt_stop(t);
+	bpf_prog_free(prog);
+	mlx4_rxt_expect_unmapped(test);
+}
+
+struct mlx4_rxt_tx_done {
+	struct mlx4_rxt *t;
+	struct mlx4_en_tx_ring *tx;
+	int index;
+};
+
+static void mlx4_rxt_tx_done_fn(void *arg)
+{
+	struct mlx4_rxt_tx_done *c = arg;
+
+	mlx4_en_recycle_tx_desc(c->t->priv, c->tx, c->index, 0, NAPI_POLL_WEIGHT);
+}
+
+/* XDP_TX: the frame goes out on the XDP TX ring from the RX page itself,
+ * at the DMA address the pool keeps, synced for the device over the
+ * frame. Its completion, polled in the RX ring's NAPI, puts the page
+ * back in the pool's cache; the TX ring's teardown gives back the pages
+ * it still holds through the pool's ring.
+ */
+static void mlx4_rx_xdp_tx_returns_pages_to_pool(struct kunit *test)
+{
+	static const unsigned int lens[4] = { 60, 700, 1400, 1514 };
+	struct mlx4_en_tx_ring *tx, *tx_rings[1];
+	struct mlx4_en_cq *tx_cq, *tx_cqs[1];
+	struct page_pool_stats before, after;
+	struct mlx4_rxt_tx_done c;
+	struct page *pages[4];
+	struct bpf_prog *prog;
+	struct mlx4_rxt *t;
+	u32 *doorbell;
+	int i;
+
+	if (!IS_ENABLED(CONFIG_X86))
+		kunit_skip(test, "the doorbell is an iowrite32() to host memory");
+	prog = mlx4_rxt_xdp_prog(test, XDP_TX);
+	t = mlx4_rxt_start(test, 1500, prog);
+
+	/* What mlx4_en_create_tx_ring() and mlx4_en_activate_tx_ring()
+	 * set for an XDP TX ring recycling into RX ring 0.
+	 */
+	tx = kunit_kzalloc(test, sizeof(*tx), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, tx);
+	tx->size = 16;
+	tx->size_mask = tx->size - 1;
+	tx->full_size = tx->size / 2;
+	tx->buf = kunit_kzalloc(test, tx->size * TXBB_SIZE, GFP_KERNEL);
+	tx->tx_info = kunit_kcalloc(test, tx->size, sizeof(*tx->tx_info),
+				    GFP_KERNEL);
+	doorbell = kunit_kzalloc(test, sizeof(*doorbell), GFP_KERNEL);
+	tx_cq = kunit_kzalloc(test, sizeof(*tx_cq), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, tx->buf);
+	KUNIT_ASSERT_NOT_NULL(test, tx->tx_info);
+	KUNIT_ASSERT_NOT_NULL(test, doorbell);
+	KUNIT_ASSERT_NOT_NULL(test, tx_cq);
+	tx->doorbell_address = (__force void __iomem *)doorbell;
+	tx->doorbell_qpn = cpu_to_be32(0x1234);
+	tx->recycle_ring = t->ring;
+	tx->free_tx_desc = mlx4_en_recycle_tx_desc;
+	mlx4_en_init_tx_xdp_ring_descs(t->priv, tx);
+	tx_rings[0] = tx;
+	tx_cqs[0] = tx_cq;
+	t->priv->tx_ring[TX_XDP] = tx_rings;
+	t->priv->tx_cq[TX_XDP] = tx_cqs;
+
+	for (i = 0; i < 4; i++) {
+		pages[i] = mlx4_rxt_frags(t, i)[0].page;
+		mlx4_rxt_receive(t, lens[i], i, 0, 0);
+	}
+	KUNIT_EXPECT_EQ(test, mlx4_rxt_poll(t, 64), 4);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&t->skbs), 0U);
+	KUNIT_EXPECT_EQ(test, t->ring->xdp_tx, 4UL);
+	KUNIT_EXPECT_EQ(test, tx->prod, 4U * MLX4_RXT_XDP_TXBBS);
+	KUNIT_EXPECT_TRUE(test, tx_cq->xdp_busy);
+	KUNIT_EXPECT_EQ(test, *doorbell, (__force u32)cpu_to_be32(0x1234));
+	for (i = 0; i < 4; i++) {
+		struct mlx4_en_tx_desc *tx_desc = tx->buf +
+			((i * MLX4_RXT_XDP_TXBBS) << LOG_TXBB_SIZE);
+		dma_addr_t dma = page_pool_get_dma_addr(pages[i]);
+		struct mlx4_en_tx_info *tx_info =
+			&tx->tx_info[i * MLX4_RXT_XDP_TXBBS];
+
+		KUNIT_EXPECT_PTR_EQ(test, tx_info->page, pages[i]);
+		KUNIT_EXPECT_EQ(test, be64_to_cpu(tx_desc->data.addr),
+				(u64)dma + XDP_PACKET_HEADROOM);
+		KUNIT_EXPECT_EQ(test, be32_to_cpu(tx_desc->data.byte_count),
+				lens[i]);
+		KUNIT_EXPECT_NULL(test, mlx4_rxt_frags(t, i)[0].page);
+	}
+	KUNIT_EXPECT_EQ(test, mlx4_rxt_dma.tx_syncs, 4);
+	KUNIT_EXPECT_EQ(test, mlx4_rxt_dma.tx_sync_addr,
+			page_pool_get_dma_addr(pages[3]) + XDP_PACKET_HEADROOM);
+	KUNIT_EXPECT_EQ(test, mlx4_rxt_dma.tx_sync_len, (size_t)lens[3]);
+
+	/* Two completions in NAPI: straight into the pool's cache. */
+	before = mlx4_rxt_stats(t);
+	c.t = t;
+	c.tx = tx;
+	for (c.index = 0; c.index < 2 * MLX4_RXT_XDP_TXBBS;
+	     c.index += MLX4_RXT_XDP_TXBBS)
+		pp_test_in_softirq(mlx4_rxt_tx_done_fn, &c);
+	tx->cons = 2 * MLX4_RXT_XDP_TXBBS;
+	after = mlx4_rxt_stats(t);
+	KUNIT_EXPECT_EQ(test, after.recycle_stats.cached -
+			before.recycle_stats.cached, 2ULL);
+
+	/* The TX ring goes down with two frames still posted. */
+	before = after;
+	KUNIT_EXPECT_EQ(test, mlx4_en_free_tx_buf(t->dev, tx), 2);
+	after = mlx4_rxt_stats(t);
+	KUNIT_EXPECT_EQ(test, after.recycle_stats.ring -
+			before.recycle_stats.ring, 2ULL);
+	KUNIT_EXPECT_EQ(test, after.recycle_stats.released_refcnt, 0ULL);
+	KUNIT_EXPECT_EQ(test, mlx4_rxt_dma.maps, MLX4_RXT_RING_SIZE);
+
+	t->priv->tx_ring[TX_XDP] = NULL;
+	t->priv->tx_cq[TX_XDP] = NULL;
+	mlx4_rxt_stop(t);
+	bpf_prog_free(prog);
+	mlx4_rxt_expect_unmapped(test);
+}
+
+/* The port goes down while the stack still holds skbs: the pool stays
+ * until the last of them is freed, then unmaps every page; kmemleak and
+ * DMA-API debug check the rest after the suites.
+ */
+static void mlx4_rx_teardown_with_skbs_held_leaks_nothing(struct kunit *test)
+{
+	struct mlx4_rxt *t = mlx4_rxt_start(test, 9000, NULL);
+	int i;
+
+	for (i = 0; i < MLX4_RXT_SKB_BATCH; i++)
+		mlx4_rxt_receive(t, 3000 + 1500 * i, i, 0, 0);
+	KUNIT_EXPECT_EQ(test, mlx4_rxt_poll(t, 64), MLX4_RXT_SKB_BATCH);
+	KUNIT_ASSERT_EQ(test, skb_queue_len(&t->skbs), MLX4_RXT_SKB_BATCH);
+
+	mlx4_rxt_stop(t);
+	/* At most the pages the skbs hold are still mapped (one for 3000
+	 * bytes, two each for 4500, 6000 and 7500): the pool may unmap
+	 * pages in flight when it is destroyed, or when they come back.
+	 */
+	KUNIT_EXPECT_LE(test, mlx4_rxt_dma.maps - mlx4_rxt_dma.unmaps,
+			1 + 2 + 2 + 2);
+	for (i = 0; i < MLX4_RXT_SKB_BATCH; i++) {
+		struct sk_buff *skb = __skb_dequeue(&t->skbs);
+
+		mlx4_rxt_expect_frame(test, skb, 3000 + 1500 * i, i);
+		kfree_skb(skb);
+	}
+	mlx4_rxt_expect_unmapped(test);
+}
+
+static int mlx4_rxt_init(struct kunit *test)
+{
+	memset(&mlx4_rxt_dma, 0, sizeof(mlx4_rxt_dma));
+	spin_lock_init(&mlx4_rxt_dma.lock);
+	init_completion(&mlx4_rxt_dma.all_unmapped);
+	mlx4_rxt_dma.unmap_target = -1;
+	pp_test_pin_cpu();
+	return 0;
+}
+
+static void mlx4_rxt_exit(struct kunit *test)
+{
+	pp_test_unpin_cpu();
+}
+
+static int mlx4_rxt_suite_init(struct kunit_suite *suite)
+{
+	mlx4_rxt_dev = root_device_register("mlx4_en_rx_test");
+	if (IS_ERR(mlx4_rxt_dev))
+		return PTR_ERR(mlx4_rxt_dev);
+	mlx4_rxt_dev->dma_mask = &mlx4_rxt_dev->coherent_dma_mask;
+	if (dma_set_mask_and_coherent(mlx4_rxt_dev, DMA_BIT_MASK(64))) {
+		root_device_unregister(mlx4_rxt_dev);
+		return -EIO;
+	}
+	set_dma_ops(mlx4_rxt_dev, &mlx4_rxt_dma_ops);
+	return 0;
+}
+
+static void mlx4_rxt_suite_exit(struct kunit_suite *suite)
+{
+	root_device_unregister(mlx4_rxt_dev);
+}
+
+static struct kunit_case mlx4_rxt_cases[] = {
+	KUNIT_CASE(mlx4_rx_activate_posts_pool_pages),
+	KUNIT_CASE(mlx4_rx_linear_frame_builds_skb_on_pool_page),
+	KUNIT_CASE(mlx4_rx_steady_state_maps_nothing_new),
+	KUNIT_CASE(mlx4_rx_jumbo_frame_gets_pool_page_frags),
+	KUNIT_CASE(mlx4_rx_bad_frames_recycle_in_napi),
+	KUNIT_CASE(mlx4_rx_xdp_drop_recycles_direct),
+	KUNIT_CASE(mlx4_rx_xdp_pass_builds_skb),
+	KUNIT_CASE(mlx4_rx_xdp_tx_returns_pages_to_pool),
+	KUNIT_CASE(mlx4_rx_teardown_with_skbs_held_leaks_nothing),
+	{}
+};
+
+static struct kunit_suite mlx4_rxt_suite = {
+	.name = "mlx4_en_rx",
+	.init = mlx4_rxt_init,
+	.exit = mlx4_rxt_exit,
+	.suite_init = mlx4_rxt_suite_init,
+	.suite_exit = mlx4_rxt_suite_exit,
+	.test_cases = mlx4_rxt_cases,
+};
+
+kunit_test_suite(mlx4_rxt_suite);
