@@ -60,7 +60,23 @@ struct ppsim_cache_ent {
 	dma_addr_t dma;
 };
 
+/* Written by the queue's NAPI, read by ethtool and ndo_get_stats64. */
 struct ppsim_rxq_stats {
+	u64_stats_t packets;
+	u64_stats_t bytes;
+	u64_stats_t drops;
+	u64_stats_t alloc_fail;
+	u64_stats_t bad;
+	u64_stats_t xdp_pass;
+	u64_stats_t xdp_drop;
+	u64_stats_t xdp_tx;
+	u64_stats_t xdp_redirect;
+	u64_stats_t xdp_aborted;
+	struct u64_stats_sync syncp;
+};
+
+/* A consistent copy of one queue's counters. */
+struct ppsim_rxq_counts {
 	u64 packets;
 	u64 bytes;
 	u64 drops;
@@ -71,13 +87,11 @@ struct ppsim_rxq_stats {
 	u64 xdp_tx;
 	u64 xdp_redirect;
 	u64 xdp_aborted;
-	struct u64_stats_sync syncp;
 };
 
 struct ppsim_priv;
 
-/**
- * struct ppsim_rxq - one RX queue: descriptor ring, completion queue, NAPI
+/* One RX queue: descriptor ring, completion queue, NAPI.
  *
  * The ring indices run free and are masked on use. The driver posts
  * buffers at @post; the device fills them in order from @fill and
@@ -163,8 +177,8 @@ extern const struct ethtool_ops ppsim_ethtool_ops;
 
 int ppsim_queues_start(struct ppsim_priv *priv);
 void ppsim_queues_stop(struct ppsim_priv *priv);
-void ppsim_rxq_stats_read(struct ppsim_rxq_stats *s,
-			  struct ppsim_rxq_stats *out);
+void ppsim_rxq_stats_read(const struct ppsim_rxq_stats *s,
+			  struct ppsim_rxq_counts *out);
 netdev_tx_t ppsim_xmit(struct sk_buff *skb, struct net_device *ndev);
 int ppsim_xdp_xmit(struct net_device *ndev, int n, struct xdp_frame **frames,
 		   u32 flags);

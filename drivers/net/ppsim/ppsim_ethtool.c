@@ -79,7 +79,7 @@ static void ppsim_get_ethtool_stats(struct net_device *ndev,
 				    struct ethtool_stats *stats, u64 *data)
 {
 	struct ppsim_priv *priv = netdev_priv(ndev);
-	struct ppsim_rxq_stats s;
+	struct ppsim_rxq_counts s;
 	u32 i;
 
 	for (i = 0; i < priv->num_rxq; i++) {

@@ -49,7 +49,7 @@ static void ppsim_get_stats64(struct net_device *ndev,
 			      struct rtnl_link_stats64 *stats)
 {
 	struct ppsim_priv *priv = netdev_priv(ndev);
-	struct ppsim_rxq_stats s;
+	struct ppsim_rxq_counts s;
 	u32 i;
 
 	for (i = 0; i < PPSIM_MAX_RXQ; i++) {

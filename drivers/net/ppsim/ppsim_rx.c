@@ -245,7 +245,7 @@ static void ppsim_refill(struct ppsim_rxq *q)
 	}
 	if (err) {
 		u64_stats_update_begin(&q->stats->syncp);
-		q->stats->alloc_fail++;
+		u64_stats_inc(&q->stats->alloc_fail);
 		u64_stats_update_end(&q->stats->syncp);
 	}
 	/* The device may use a descriptor only once it is complete. */
@@ -390,12 +390,12 @@ static bool ppsim_run_xdp(struct ppsim_rxq *q, struct bpf_prog *prog,
 	case XDP_PASS:
 		*headroom = xdp.data - xdp.data_hard_start;
 		*len = xdp.data_end - xdp.data;
-		st->xdp_pass++;
+		u64_stats_inc(&st->xdp_pass);
 		return true;
 	case XDP_TX:
 		ppsim_buf_handoff(q, b);
 		if (ppsim_xdp_tx(q, &xdp)) {
-			st->xdp_tx++;
+			u64_stats_inc(&st->xdp_tx);
 			return false;
 		}
 		ppsim_buf_free(q, b->page);
@@ -404,7 +404,7 @@ static bool ppsim_run_xdp(struct ppsim_rxq *q, struct bpf_prog *prog,
 		ppsim_buf_handoff(q, b);
 		if (!xdp_do_redirect(priv->ndev, &xdp, prog)) {
 			q->xdp_flush = true;
-			st->xdp_redirect++;
+			u64_stats_inc(&st->xdp_redirect);
 			return false;
 		}
 		ppsim_buf_free(q, b->page);
@@ -412,7 +412,7 @@ static bool ppsim_run_xdp(struct ppsim_rxq *q, struct bpf_prog *prog,
 	case XDP_DROP:
 		ppsim_buf_handoff(q, b);
 		ppsim_buf_free(q, b->page);
-		st->xdp_drop++;
+		u64_stats_inc(&st->xdp_drop);
 		return false;
 	default:
 		bpf_warn_invalid_xdp_action(priv->ndev, prog, act);
@@ -424,7 +424,7 @@ static bool ppsim_run_xdp(struct ppsim_rxq *q, struct bpf_prog *prog,
 	}
 aborted:
 	trace_xdp_exception(priv->ndev, prog, act);
-	st->xdp_aborted++;
+	u64_stats_inc(&st->xdp_aborted);
 	return false;
 }
 
@@ -438,15 +438,17 @@ static void ppsim_rx_one(struct ppsim_rxq *q, struct ppsim_buf *b, u32 len)
 
 	ppsim_sync_for_cpu(q->priv, b, len);
 	u64_stats_update_begin(&st->syncp);
-	st->bad += ppsim_frame_bad(page_address(b->page) + b->off, len);
-	st->packets++;
-	st->bytes += len;
+	if (ppsim_frame_bad(page_address(b->page) + b->off, len))
+		u64_stats_inc(&st->bad);
+	u64_stats_inc(&st->packets);
+	u64_stats_add(&st->bytes, len);
 	if (q->xdp_prog)
 		pass = ppsim_run_xdp(q, q->xdp_prog, b, &headroom, &len);
 	if (pass) {
 		ppsim_buf_handoff(q, b);
 		skb = ppsim_build_skb(q, b, headroom, len);
-		st->drops += !skb;
+		if (!skb)
+			u64_stats_inc(&st->drops);
 	}
 	u64_stats_update_end(&st->syncp);
 	b->page = NULL;
@@ -567,7 +569,7 @@ static void ppsim_wire_work(struct work_struct *work)
 			ppsim_wire_frame(q, ppsim_dev_addr(q->priv, b),
 					 q->wire_len);
 			ppsim_dev_complete(q, q->wire_len);
-			q->wire_left--;
+			WRITE_ONCE(q->wire_left, q->wire_left - 1);
 			n++;
 		}
 		spin_unlock_bh(&q->dev_lock);
@@ -631,7 +633,7 @@ int ppsim_wire_start(struct ppsim_priv *priv, u32 frames, u32 len)
 		} else {
 			ppsim_wire_template(q, len);
 			q->wire_len = len;
-			q->wire_left += frames;
+			WRITE_ONCE(q->wire_left, q->wire_left + frames);
 		}
 		spin_unlock_bh(&q->dev_lock);
 		if (err)
@@ -876,7 +878,7 @@ static void ppsim_rxq_stop(struct ppsim_rxq *q)
 {
 	spin_lock_bh(&q->dev_lock);
 	q->stopping = true;
-	q->wire_left = 0;
+	WRITE_ONCE(q->wire_left, 0);
 	spin_unlock_bh(&q->dev_lock);
 	cancel_delayed_work_sync(&q->wire_work);
 	napi_disable(&q->napi);
@@ -960,22 +962,22 @@ void ppsim_queues_stop(struct ppsim_priv *priv)
  * @s: the queue's counters
  * @out: where to copy them
  */
-void ppsim_rxq_stats_read(struct ppsim_rxq_stats *s,
-			  struct ppsim_rxq_stats *out)
+void ppsim_rxq_stats_read(const struct ppsim_rxq_stats *s,
+			  struct ppsim_rxq_counts *out)
 {
 	unsigned int start;
 
 	do {
 		start = u64_stats_fetch_begin(&s->syncp);
-		out->packets = s->packets;
-		out->bytes = s->bytes;
-		out->drops = s->drops;
-		out->alloc_fail = s->alloc_fail;
-		out->bad = s->bad;
-		out->xdp_pass = s->xdp_pass;
-		out->xdp_drop = s->xdp_drop;
-		out->xdp_tx = s->xdp_tx;
-		out->xdp_redirect = s->xdp_redirect;
-		out->xdp_aborted = s->xdp_aborted;
+		out->packets = u64_stats_read(&s->packets);
+		out->bytes = u64_stats_read(&s->bytes);
+		out->drops = u64_stats_read(&s->drops);
+		out->alloc_fail = u64_stats_read(&s->alloc_fail);
+		out->bad = u64_stats_read(&s->bad);
+		out->xdp_pass = u64_stats_read(&s->xdp_pass);
+		out->xdp_drop = u64_stats_read(&s->xdp_drop);
+		out->xdp_tx = u64_stats_read(&s->xdp_tx);
+		out->xdp_redirect = u64_stats_read(&s->xdp_redirect);
+		out->xdp_aborted = u64_stats_read(&s->xdp_aborted);
 	} while (u64_stats_fetch_retry(&s->syncp, start));
 }
