@@ -1,7 +1,8 @@
 #!/bin/bash
 # stress.sh VARIANT SECONDS LOGDIR: the long stress run. The page_pool
 # KUnit stress case (a random mix of pool operations from every context,
-# pools destroyed with pages out) for SECONDS in the QEMU kernel under
+# pools destroyed with pages out), each boot after the cross-CPU cases of
+# page_pool_smp, for SECONDS in the QEMU kernel under
 # KASAN, lockdep, kmemleak and DMA-API debug, then for SECONDS in the
 # KCSAN kernel; then the return ring's many-producer stress, outside the
 # kernel, for SECONDS. SEED=N replays the KUnit case's operations. Each
@@ -29,7 +30,7 @@ for kernel in x86_64 x86_64-kcsan; do
 		args="page_pool_stress_test.seconds=$s"
 		[ -n "${SEED:-}" ] && args="$args page_pool_stress_test.seed=$SEED"
 		echo "stress: $s s in $kernel, boot $i"
-		FILTER='page_pool_stress*' ARGS="$args" TIMEOUT=$((s + 600)) \
+		FILTER='page_pool_s[mt]*' ARGS="$args" TIMEOUT=$((s + 600)) \
 			"$top/scripts/kunit-x86_64.sh" "$variant" \
 			"$logs/stress-$kernel-$i.log" "$kernel"
 	done

@@ -91,6 +91,8 @@ struct pp_stress {
 	struct pp_stress_returner *ret;
 	unsigned int nret;
 	atomic_long_t ops[PP_OP_MAX];
+	atomic_long_t queue_full;
+	bool backlog;
 	atomic_t double_handouts;
 	atomic_t pools_freed;
 	unsigned int pools_created;
@@ -204,8 +206,11 @@ static bool pp_stress_handoff(struct pp_stress *s, struct pp_stress_buf *b)
 	unsigned int head = r->q.head;
 
 	/* Pairs with the returner's release of @tail: the slot is free. */
-	if (head - smp_load_acquire(&r->q.tail) >= PP_STRESS_QUEUE)
+	if (head - smp_load_acquire(&r->q.tail) >= PP_STRESS_QUEUE) {
+		atomic_long_inc(&s->queue_full);
+		s->backlog = true;
 		return false;
+	}
 	r->q.bufs[head % PP_STRESS_QUEUE] = *b;
 	/* Publish the slot to the returner. */
 	smp_store_release(&r->q.head, head + 1);
@@ -401,6 +406,8 @@ static void pp_stress_report(struct kunit *test, struct pp_stress *s)
 	}
 	kunit_info(test, "ops total %ld in %u pools\n", total,
 		   s->pools_created);
+	kunit_info(test, "handoffs refused, queue full: %ld\n",
+		   atomic_long_read(&s->queue_full));
 }
 
 static void pp_stress_random_mix(struct kunit *test)
@@ -423,6 +430,14 @@ static void pp_stress_random_mix(struct kunit *test)
 	end = jiffies + seconds * HZ;
 	while (!err && time_before(jiffies, end)) {
 		pp_test_in_softirq(pp_stress_napi, s);
+		/* A full queue means its returner has not run: sleep, so that
+		 * the one on this CPU gets to drain, and most returns are not
+		 * the owner's own.
+		 */
+		if (s->backlog) {
+			s->backlog = false;
+			usleep_range(20, 50);
+		}
 		if (!pp_stress_rand(&s->rnd, 200)) {
 			pp_stress_destroy_pool(s);
 			pp_stress_count(s, PP_OP_DESTROY);
