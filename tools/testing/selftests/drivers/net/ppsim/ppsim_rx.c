@@ -23,6 +23,7 @@
 #include <net/if.h>
 #include <netinet/in.h>
 #include <sys/ioctl.h>
+#include <sys/mount.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <sys/syscall.h>
@@ -40,6 +41,9 @@
 #define DEV_ID		7
 #define NUM_RXQ		2
 #define RCVBUF		(64 << 20)
+
+#define DEBUGFS		"/sys/kernel/debug"
+#define FAIL_PAGE_ALLOC	DEBUGFS "/fail_page_alloc/"
 
 static const char * const modes[] = {
 	"alloc", "cache", "pool", "frag", "order3",
@@ -338,6 +342,64 @@ static int wire_send(int id, unsigned int frames, unsigned int len)
 	return dev_attr_write(id, "wire", buf);
 }
 
+/* The fail_page_alloc knobs the fault test sets, and their old values. */
+static const char * const fault_knobs[] = {
+	"probability", "interval", "times", "verbose", "min-order",
+	"ignore-gfp-wait",
+};
+
+static char fault_saved[ARRAY_SIZE(fault_knobs)][32];
+static bool fault_armed, fault_mounted;
+
+static int fault_knob(const char *knob, const char *val)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), FAIL_PAGE_ALLOC "%s", knob);
+	return sysfs_write(path, val);
+}
+
+/*
+ * Saves fail_page_alloc's knobs and sets it up, still off, to fail
+ * atomic allocations of any order quietly and without limit: from NAPI
+ * every allocation is atomic, and userspace, which sleeps, is spared.
+ */
+static int faults_start(void)
+{
+	char path[128];
+	unsigned int i;
+
+	if (access(FAIL_PAGE_ALLOC, F_OK) &&
+	    !mount("debugfs", DEBUGFS, "debugfs", 0, NULL))
+		fault_mounted = true;
+	for (i = 0; i < ARRAY_SIZE(fault_knobs); i++) {
+		snprintf(path, sizeof(path), FAIL_PAGE_ALLOC "%s",
+			 fault_knobs[i]);
+		if (sysfs_read(path, fault_saved[i], sizeof(fault_saved[i])))
+			return -1;
+	}
+	fault_armed = true;
+	return fault_knob("probability", "0") || fault_knob("interval", "1") ||
+	       fault_knob("times", "-1") || fault_knob("verbose", "0") ||
+	       fault_knob("min-order", "0") ||
+	       fault_knob("ignore-gfp-wait", "Y");
+}
+
+static void faults_stop(void)
+{
+	unsigned int i;
+
+	if (fault_armed) {
+		fault_knob("probability", "0");
+		for (i = 0; i < ARRAY_SIZE(fault_knobs); i++)
+			fault_knob(fault_knobs[i], fault_saved[i]);
+		fault_armed = false;
+	}
+	/* The init unmounts /sys after the test. */
+	if (fault_mounted && !umount(DEBUGFS))
+		fault_mounted = false;
+}
+
 FIXTURE(ppsim) {
 	char ifname[IFNAMSIZ];
 	int sock;
@@ -373,6 +435,7 @@ FIXTURE_SETUP(ppsim)
 
 FIXTURE_TEARDOWN(ppsim)
 {
+	faults_stop();
 	if (self->sock >= 0)
 		close(self->sock);
 	dev_destroy(DEV_ID);
@@ -805,6 +868,73 @@ static long long stat_delta(const char *ifname, const char *what,
 			    long long base)
 {
 	return rxq_sum(ifname, what, NUM_RXQ) - base;
+}
+
+/* Waits until rx<q>_alloc_fail over all queues exceeds @than. */
+static long long wait_alloc_fail(const char *ifname, long long than)
+{
+	long long v = -1;
+	int i;
+
+	for (i = 0; i < 500; i++) {
+		v = rxq_sum(ifname, "alloc_fail", NUM_RXQ);
+		if (v > than)
+			break;
+		usleep(10000);
+	}
+	return v;
+}
+
+/*
+ * Atomic page allocations fail at 1%, 10% and then 100% (any order, the
+ * whole kernel, as under memory pressure) while the wire writes and the
+ * socket reads nothing, so the rings need fresh pages. What the driver
+ * could not post it counts in alloc_fail; at 100% the wire stalls with
+ * nothing posted until the faults stop. A frame the stack could not get
+ * an skb for is counted in drops and is a gap in its queue's sequence;
+ * every other one reaches the socket once and intact. Afterwards the
+ * device delivers as before, and the log scan finds nothing leaked.
+ */
+TEST_F_TIMEOUT(ppsim, faults_while_receiving, 180)
+{
+	static const char * const rates[] = { "1", "10", "100" };
+	const unsigned int sent = 3000 * NUM_RXQ;
+	long long pkts, drops, fails;
+	struct rx_result r;
+	unsigned int i;
+
+	if (faults_start())
+		SKIP(return, "no fail_page_alloc (CONFIG_FAIL_PAGE_ALLOC)");
+	for (i = 0; i < ARRAY_SIZE(rates); i++) {
+		memset(&r, 0, sizeof(r));
+		pkts = rxq_sum(self->ifname, "packets", NUM_RXQ);
+		drops = rxq_sum(self->ifname, "drops", NUM_RXQ);
+		fails = rxq_sum(self->ifname, "alloc_fail", NUM_RXQ);
+		ASSERT_LE(0, fails);
+
+		ASSERT_EQ(0, fault_knob("probability", rates[i]));
+		ASSERT_EQ(0, wire_send(DEV_ID, sent / NUM_RXQ, 64));
+		if (!strcmp(rates[i], "100")) {
+			EXPECT_LT(fails, wait_alloc_fail(self->ifname, fails));
+		} else {
+			EXPECT_EQ(0, wire_idle(DEV_ID, self->ifname,
+					       pkts + sent));
+		}
+		ASSERT_EQ(0, fault_knob("probability", "0"));
+		ASSERT_EQ(0, wire_idle(DEV_ID, self->ifname, pkts + sent));
+
+		fails = stat_delta(self->ifname, "alloc_fail", fails);
+		drops = stat_delta(self->ifname, "drops", drops);
+		receive(self->sock, &r, sent - drops, 64);
+		EXPECT_EQ(sent - drops, r.frames);
+		EXPECT_EQ(0, r.bad);
+		EXPECT_GE(drops, r.order);
+		EXPECT_EQ(0, socket_empty(self->sock));
+		ksft_print_msg("%s: %s%% failing: %lld failed refills, %lld of %u frames dropped\n",
+			       variant->mode, rates[i], fails, drops, sent);
+	}
+	faults_stop();
+	deliver(_metadata, self, 1000, 64);
 }
 
 /* XDP_PASS: the frames reach the socket as without a program. */
