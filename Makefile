@@ -94,7 +94,8 @@ stress: deps
 	@rm -rf $(LOGS)/stress
 	@scripts/stress.sh $(POOL) $(SECONDS) $(LOGS)/stress
 	@scripts/summarize.py $(LOGS)/stress/*.log
-	@scripts/reliability-table.py $(LOGS)/*.log $(LOGS)/stress/*.log
+	@scripts/reliability-table.py --readme README.md $(LOGS)/*.log \
+		$(LOGS)/stress/*.log
 
 # Build folders are kept between runs: 'clean' drops only the logs.
 clean:

@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """The reliability figures, from the logs of make test and make stress.
 
-usage: reliability-table.py LOG...
+usage: reliability-table.py [--readme README.md] LOG...
 
 One row a log: the kernel and checkers it ran under, the cases passed
 and failed, the pool operations the stress case executed, the faults
 injected, the random inputs tried, the kernel reports found and what
 was left unaccounted for (pools never freed, mappings never unmapped,
 pages handed out twice). Then the stress operations by kind, summed
-over every log. Prints Markdown, for the README's reliability section.
+over every log. Prints Markdown; with --readme, also writes it into
+that file under the reliability-table marker, in place of the table
+there before.
 """
 import collections
 import os
@@ -23,6 +25,10 @@ CHECKERS = [
     ('kunit-um', 'UML, 1 CPU', 'lockdep'),
     ('selftest-um', 'UML, 1 CPU', 'lockdep'),
     ('bench-smoke', 'UML, 1 CPU', 'none'),
+    ('ppsim-um', 'UML, 1 CPU', 'lockdep'),
+    ('ppsim-x86_64', 'QEMU x86_64, 2 CPUs',
+     'KASAN, lockdep, kmemleak, DMA-API debug'),
+    ('ppsim-kcsan', 'QEMU x86_64, 2 CPUs', 'KCSAN (strict)'),
     ('kunit-x86_64', 'QEMU x86_64, 2 CPUs',
      'KASAN, lockdep, kmemleak, DMA-API debug'),
     ('stress-x86_64-kcsan', 'QEMU x86_64, 2 CPUs', 'KCSAN (strict)'),
@@ -36,6 +42,11 @@ CHECKERS = [
 ]
 OPS = re.compile(r'# \w+: ops (\w+) (\d+)$')
 FAULTS = re.compile(r'# \w+: faults injected (\d+)')
+# ppsim_rx's faults_while_receiving: the refills that failed.
+REFILLS = re.compile(r'# \w+: \d+% failing: (\d+) failed refills')
+REFUSED = re.compile(r'# \w+: handoffs refused, queue full: (\d+)')
+MARKER = '<!-- reliability-table: regenerate with make stress -->'
+
 DRAWS = re.compile(r'# \w+: \d+ of (\d+) draws accepted')
 SEED = re.compile(r'# \w+: seed \d+')
 LOST = re.compile(r'# \w+: unaccounted: (\d+) pools, (\d+) mappings'
@@ -65,9 +76,12 @@ def figures(path, kinds):
             if m and m.group(1) != 'total':
                 kinds[m.group(1)] += int(m.group(2))
                 row['ops'] += int(m.group(2))
-            m = FAULTS.search(line)
+            m = FAULTS.search(line) or REFILLS.search(line)
             if m:
                 row['faults'] += int(m.group(1))
+            m = REFUSED.search(line)
+            if m:
+                row['refused'] += int(m.group(1))
             m = DRAWS.search(line)
             if m:
                 row['inputs'] += int(m.group(1))
@@ -79,35 +93,66 @@ def figures(path, kinds):
     return row
 
 
-def main(argv):
-    logs = [p for p in argv[1:] if os.path.exists(p)]
-    if not logs:
-        print(__doc__, file=sys.stderr)
-        return 2
+def table(logs):
+    """The Markdown lines for the logs."""
+    out = []
     kinds = collections.Counter()
     total = collections.Counter()
-    print('| log | machine | checkers | passed | failed | pool ops | '
-          'faults injected | random inputs (seeds) | reports | '
-          'unaccounted |')
-    print('|---|---|---|---:|---:|---:|---:|---:|---:|---:|')
+    out.append('| log | machine | checkers | passed | failed | pool ops | '
+               'faults injected | random inputs (seeds) | reports | '
+               'unaccounted |')
+    out.append('|---|---|---|---:|---:|---:|---:|---:|---:|---:|')
     for path in logs:
         name, machine, what = checkers(path)
         row = figures(path, kinds)
         total.update(row)
-        print('| %s | %s | %s | %d | %d | %d | %d | %d (%d) | %d | %d |'
-              % (name, machine, what, row['passed'], row['failed'],
-                 row['ops'], row['faults'], row['inputs'], row['seeds'],
-                 row['reports'], row['lost']))
-    print('| **all** | | | %d | %d | %d | %d | %d (%d) | %d | %d |'
-          % (total['passed'], total['failed'], total['ops'],
-             total['faults'], total['inputs'], total['seeds'],
-             total['reports'], total['lost']))
+        out.append('| %s | %s | %s | %d | %d | %d | %d | %d (%d) | %d | %d |'
+                   % (name, machine, what, row['passed'], row['failed'],
+                      row['ops'], row['faults'], row['inputs'],
+                      row['seeds'], row['reports'], row['lost']))
+    out.append('| **all** | | | %d | %d | %d | %d | %d (%d) | %d | %d |'
+               % (total['passed'], total['failed'], total['ops'],
+                  total['faults'], total['inputs'], total['seeds'],
+                  total['reports'], total['lost']))
     if kinds:
-        print()
-        print('| stress operation | executed |')
-        print('|---|---:|')
+        out.append('')
+        out.append('| stress operation | executed |')
+        out.append('|---|---:|')
         for kind, n in sorted(kinds.items()):
-            print('| %s | %d |' % (kind, n))
+            out.append('| %s | %d |' % (kind, n))
+        out.append('')
+        out.append('Handoffs to a returner refused because its queue was '
+                   'full (the owner returned the page itself): %d.'
+                   % total['refused'])
+    return out
+
+
+def into_readme(path, lines):
+    """Replaces what follows the marker in path, up to the next heading."""
+    with open(path) as f:
+        text = f.read().split('\n')
+    at = text.index(MARKER)
+    end = at + 1
+    while end < len(text) and not text[end].startswith('## '):
+        end += 1
+    text[at + 1:end] = [''] + lines + ['']
+    with open(path, 'w') as f:
+        f.write('\n'.join(text))
+
+
+def main(argv):
+    args = argv[1:]
+    readme = None
+    if args[:1] == ['--readme'] and len(args) > 1:
+        readme, args = args[1], args[2:]
+    logs = [p for p in args if os.path.exists(p)]
+    if not logs:
+        sys.stderr.write(__doc__)
+        return 2
+    lines = table(logs)
+    sys.stdout.write('\n'.join(lines) + '\n')
+    if readme:
+        into_readme(readme, lines)
     return 0
 
 
