@@ -4,7 +4,8 @@
 # swiotlb=force (512 MiB of bounce buffers: sockets hold many pages), so
 # every buffer is bounced and a missing DMA sync corrupts frames; then
 # the leak scan and the DMA-API error count. The console goes to LOG.
-# KERNEL x86_64-kcsan runs it with KCSAN in place of KASAN.
+# KERNEL x86_64-kcsan runs it with KCSAN alone in place of KASAN, lockdep,
+# kmemleak and DMA-API debug.
 set -euo pipefail
 
 usage="usage: ppsim-x86_64.sh base|ours LOG [x86_64|x86_64-kcsan]"

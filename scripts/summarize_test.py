@@ -9,7 +9,9 @@ an otherwise passing log, and given to summarize.py. A message about a
 defect must fail that log even without the WARNING line next to it (a kernel
 without CONFIG_BUG prints none). The exceptions are the messages
 of the parameter check, which tests provoke on purpose: they must not
-fail a run. The base pool's stall message must fail it too.
+fail a run. The base pool's stall message must fail it too, and so must
+a checker that switches itself off (but DMA-API debug may, once a test
+says it injects allocation faults).
 
 Prints one 'PASS name' or 'FAIL name' line a case, diagnostics after '#'.
 """
@@ -90,6 +92,11 @@ Reported by Kernel Concurrency Sanitizer on:
 ==================================================================="""
 
 
+DMA_DEBUG_OFF = 'DMA-API: cacheline tracking ENOMEM, dma-debug disabled'
+KMEMLEAK_OFF = ('kmemleak: Cannot allocate a kmemleak_object structure\n'
+                'kmemleak: Kernel memory leak detector disabled')
+
+
 def fails(report):
     """Does summarize.py fail a passing log that also shows report?"""
     log = PASSING + ''.join('[   12.345678] %s\n' % x
@@ -134,6 +141,11 @@ def main(argv):
     raw = re.sub(r'\S+\+0x[0-9a-f]+/0x[0-9a-f]+', '0xffffffff8114d070',
                  RACE.format('0xffffffff81155a7c', '0xffffffff8125ef29'))
     case(fails(raw), 'a data race without function names fails a run')
+    case(fails(DMA_DEBUG_OFF), 'DMA-API debug switching itself off fails '
+         'a run')
+    case(not fails('# ppsim_faults: allocation faults on\n' + DMA_DEBUG_OFF),
+         'DMA-API debug switching itself off under injected faults passes')
+    case(fails(KMEMLEAK_OFF), 'kmemleak switching itself off fails a run')
     for func, call, line in inputs:
         case(not fails(line), '%s in %s passes: %s' % (call, func, line))
     return 1 if bad else 0

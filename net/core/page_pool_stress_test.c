@@ -431,8 +431,8 @@ static void pp_stress_random_mix(struct kunit *test)
 	while (!err && time_before(jiffies, end)) {
 		pp_test_in_softirq(pp_stress_napi, s);
 		/* A full queue means its returner has not run: sleep, so that
-		 * the one on this CPU gets to drain, and most returns are not
-		 * the owner's own.
+		 * the returners (the one on this CPU too) get to drain, and
+		 * most returns are not the owner's own.
 		 */
 		if (s->backlog) {
 			s->backlog = false;
