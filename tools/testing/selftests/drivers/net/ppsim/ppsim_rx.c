@@ -1050,6 +1050,9 @@ TEST_F_TIMEOUT(ppsim_faults, while_receiving, 180)
 	struct rx_result r = {};
 	unsigned int i, seen;
 
+	/* A SKIP in the setup does not keep the harness from running us. */
+	if (!fault_armed)
+		SKIP(return, "no fail_page_alloc (CONFIG_FAIL_PAGE_ALLOC)");
 	for (i = 0; i < ARRAY_SIZE(rates); i++) {
 		pkts = rxq_sum(d->ifname, "packets", NUM_RXQ);
 		drops = rxq_sum(d->ifname, "drops", NUM_RXQ);
