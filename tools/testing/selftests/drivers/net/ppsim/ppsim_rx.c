@@ -836,15 +836,24 @@ static unsigned int socket_empty(int fd)
 	return drain(fd);
 }
 
-/* Waits until counter @name reaches @want; returns its last value. */
-static long long wait_stat(const char *ifname, const char *name,
-			   long long want)
+/*
+ * Waits up to 5 s until the counters @names (NULL-terminated; "rx*_X"
+ * stands for rx<q>_X summed over the queues) add up to @want; returns
+ * their last sum.
+ */
+static long long wait_sum(const char *ifname, const char * const *names,
+			  long long want)
 {
+	const char * const *n;
 	long long v = -1;
 	int i;
 
 	for (i = 0; i < 500; i++) {
-		v = ethtool_stat(ifname, name);
+		v = 0;
+		for (n = names; *n; n++)
+			v += strncmp(*n, "rx*_", 4) ?
+			     ethtool_stat(ifname, *n) :
+			     rxq_sum(ifname, *n + 4, NUM_RXQ);
 		if (v >= want)
 			break;
 		usleep(10000);
@@ -852,22 +861,25 @@ static long long wait_stat(const char *ifname, const char *name,
 	return v;
 }
 
+/* Waits until counter @name reaches @want; returns its last value. */
+static long long wait_stat(const char *ifname, const char *name,
+			   long long want)
+{
+	const char * const names[] = { name, NULL };
+
+	return wait_sum(ifname, names, want);
+}
+
 /* Waits until the frames a device was sent, taken or dropped, are
  * @want; returns their number.
  */
 static long long wait_xmit(const char *ifname, long long want)
 {
-	long long v = -1;
-	int i;
+	static const char * const names[] = {
+		"xdp_xmit", "xdp_xmit_drop", NULL
+	};
 
-	for (i = 0; i < 500; i++) {
-		v = ethtool_stat(ifname, "xdp_xmit") +
-		    ethtool_stat(ifname, "xdp_xmit_drop");
-		if (v >= want)
-			break;
-		usleep(10000);
-	}
-	return v;
+	return wait_sum(ifname, names, want);
 }
 
 static long long stat_delta(const char *ifname, const char *what,
@@ -1016,17 +1028,11 @@ FIXTURE_TEARDOWN(ppsim_faults)
 /* Waits until failed refills and drops over all queues exceed @than. */
 static long long wait_failures(const char *ifname, long long than)
 {
-	long long v = -1;
-	int i;
+	static const char * const names[] = {
+		"rx*_alloc_fail", "rx*_drops", NULL
+	};
 
-	for (i = 0; i < 500; i++) {
-		v = rxq_sum(ifname, "alloc_fail", NUM_RXQ) +
-		    rxq_sum(ifname, "drops", NUM_RXQ);
-		if (v > than)
-			break;
-		usleep(10000);
-	}
-	return v;
+	return wait_sum(ifname, names, than + 1);
 }
 
 /*
