@@ -78,18 +78,27 @@ def messages(path):
 
 
 # A KCSAN report: the racing functions, then the stack of each access.
-RACE = """BUG: KCSAN: data-race in {0} / {1}
+RACE = """BUG: KCSAN: data-race in {0} / {2}
 
 write to 0xffff888003c2a040 of 8 bytes by task 1 on cpu 1:
  {0}+0x3c/0x90
+ {1}+0x1d2/0x3e0
  kthread+0x16a/0x1a0
 
 read to 0xffff888003c2a040 of 8 bytes by interrupt on cpu 0:
- {1}+0x21/0x60
+ {2}+0x21/0x60
+ {3}+0x9a/0x1c0
  __do_softirq+0xf1/0x2e2
 
 Reported by Kernel Concurrency Sanitizer on:
+CPU: 0 PID: 25 Comm: kworker/u4:1 Not tainted 6.1.0 #1
+Workqueue: events_unbound ppsim_wire_work
 ==================================================================="""
+
+
+def race(first, second, first_caller='worker_thread',
+         second_caller='run_timer_softirq'):
+    return RACE.format(first, first_caller, second, second_caller)
 
 
 DMA_DEBUG_OFF = 'DMA-API: cacheline tracking ENOMEM, dma-debug disabled'
@@ -134,12 +143,18 @@ def main(argv):
          '%d defect and %d parameter messages' % (len(defects), len(inputs)))
     for func, call, line in defects:
         case(fails(line), '%s in %s fails a run: %s' % (call, func, line))
-    case(fails(RACE.format('pp_ring_claim', 'stop_other_cpus')),
+    case(fails(race('pp_ring_claim', 'stop_other_cpus')),
          'a data race in our functions fails a run')
-    case(not fails(RACE.format('cpumask_empty', 'stop_other_cpus')),
+    case(fails(race('skb_queue_tail', 'skb_dequeue', 'ppsim_xmit',
+                    'ppsim_poll')),
+         'two of our paths racing in a kernel helper fail a run')
+    case(not fails(race('cpumask_empty', 'stop_other_cpus')),
          'a data race in the base kernel alone does not fail a run')
+    case(not fails(race('queue_delayed_work_on', 'worker_thread',
+                        'ppsim_poll', 'kthread')),
+         'a race inside the workqueue code we call does not fail a run')
     raw = re.sub(r'\S+\+0x[0-9a-f]+/0x[0-9a-f]+', '0xffffffff8114d070',
-                 RACE.format('0xffffffff81155a7c', '0xffffffff8125ef29'))
+                 race('0xffffffff81155a7c', '0xffffffff8125ef29'))
     case(fails(raw), 'a data race without function names fails a run')
     case(fails(DMA_DEBUG_OFF), 'DMA-API debug switching itself off fails '
          'a run')
