@@ -3,8 +3,10 @@
 # bench-smoke.sh). Loads the page_pool benchmark module with the module
 # parameters given after "--" on the kernel command line (e.g. quick=1),
 # unloads it, then, unless "xdp=off" was among them, runs
-# "page_pool_xdp --bench" ("xdp=quick" adds --quick), and powers off.
-# Prints "bench-init: ..." lines and "BENCH-EXIT <status>" last.
+# "page_pool_xdp --bench" ("xdp=quick" adds --quick), then, unless
+# "rx=off", the ppsim RX benchmark "ppsim_bench" ("rx=quick" adds
+# --quick), and powers off. Prints "bench-init: ..." lines and
+# "BENCH-EXIT <status>" last.
 export PATH=/bin
 
 mount -t devtmpfs devtmpfs /dev
@@ -13,10 +15,12 @@ mount -t sysfs sysfs /sys
 mount -t tmpfs tmpfs /tmp
 
 xdp=full
+rx=full
 params=
 for a in "$@"; do
 	case $a in
 	xdp=*) xdp=${a#xdp=} ;;
+	rx=*) rx=${a#rx=} ;;
 	*) params="$params $a" ;;
 	esac
 done
@@ -39,6 +43,11 @@ case $xdp in
 off) echo "bench-init: xdp=off: page_pool_xdp not run" ;;
 quick) step page_pool_xdp page_pool_xdp --bench --quick ;;
 *) step page_pool_xdp page_pool_xdp --bench ;;
+esac
+case $rx in
+off) echo "bench-init: rx=off: ppsim_bench not run" ;;
+quick) step ppsim_bench ppsim_bench --quick ;;
+*) step ppsim_bench ppsim_bench ;;
 esac
 echo "BENCH-EXIT $status"
 poweroff -f

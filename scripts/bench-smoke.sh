@@ -2,8 +2,9 @@
 # bench-smoke.sh VARIANT LOG: smoke test of the benchmark. Builds the
 # benchmark module (and page_pool_xdp) against the VARIANT test kernel,
 # build/um-VARIANT, which must be built already (kunit-um.sh does it);
-# boots it with the module in quick mode and page_pool_xdp --bench
-# --quick. LOG gets the console, then TAP: one result per benchmark test
+# boots it with the module in quick mode, page_pool_xdp --bench --quick
+# and ppsim_bench --quick (its stack_drop tests skip: the test kernel has
+# no tc). LOG gets the console, then TAP: one result per benchmark test
 # (not ok if it is missing or its figure is not a positive finite number)
 # and one for the module and init status. Writes only to build/bench/.
 set -uo pipefail
@@ -30,11 +31,14 @@ bail() {
 ko=$("$s/bench-module.sh" "$out") || bail "cannot build the module"
 make -s -C "$top/tools/testing/selftests/net/page_pool" OUTPUT="$dir/xdp" ||
 	bail "cannot build page_pool_xdp"
-"$s/make-initramfs.sh" "$initrd" "$s/bench-init.sh" "$ko" "$dir/xdp/page_pool_xdp" ||
-	bail "cannot make the initramfs"
-"$s/boot-um.sh" "$out/linux" "$initrd" 300 -- quick=1 xdp=quick ||
+mkdir -p "$dir/rx-smoke"
+make -s -C "$top/build/src-$variant/tools/testing/selftests/drivers/net/ppsim" \
+	OUTPUT="$dir/rx-smoke" LDFLAGS=-static || bail "cannot build ppsim_bench"
+"$s/make-initramfs.sh" "$initrd" "$s/bench-init.sh" "$ko" "$dir/xdp/page_pool_xdp" \
+	"$dir/rx-smoke/ppsim_bench" || bail "cannot make the initramfs"
+"$s/boot-um.sh" "$out/linux" "$initrd" 300 -- quick=1 xdp=quick rx=quick ||
 	echo "bench-smoke: the kernel exited with $?"
 # Read the console back: boot-um.sh wrote it to this very LOG.
-"$s/bench-table.py" tap --xdp "$log" > "$log.tap"
+"$s/bench-table.py" tap --xdp --rx "$log" > "$log.tap"
 cat "$log.tap"
 rm -f "$log.tap"

@@ -3,13 +3,13 @@
 
 usage: bench-table.py csv VARIANT ROUND LOG     results of one boot as CSV rows
        bench-table.py table CSV [--plot DAT] [LOG...]
-       bench-table.py tap [--xdp] LOG            TAP for one quick boot
+       bench-table.py tap [--xdp] [--rx] LOG     TAP for one quick boot
 
 csv prints rows of variant,test,round,cycles_per_op,ns_per_op (no header;
-xdp_* rows give ns per packet and no cycles) and exits 1, saying why on
-stderr, if the boot is incomplete: a test missing (xdp_* ones unless
-bench-init.sh was told xdp=off) or failed, module
-status or BENCH-EXIT not 0, or a kernel report.
+xdp_* and rx_* rows give ns per packet and no cycles) and exits 1, saying
+why on stderr, if the boot is incomplete: a test missing (xdp_* ones
+unless bench-init.sh was told xdp=off, rx_* ones unless rx=off) or
+failed, module status or BENCH-EXIT not 0, or a kernel report.
 
 table prints, per test, the median and min-max of each variant in CSV.
 With two variants (base and ours) it gives ours/base of the medians and
@@ -18,10 +18,14 @@ in bursts that can catch a whole test, so the fastest boots are the
 steadier comparison); with one, each test's ratio to page_o0 (the page
 allocator). Cycles are medians. It lists the tests the
 LOGs skipped, and with --plot writes the medians and spreads as a
-gnuplot data file (test, then median, min, max per variant).
+gnuplot data file (test, then median, min, max per variant). When the
+CSV has rx_* rows (ppsim_bench: RX through the simulated NIC) it then
+compares the RX buffer modes of each variant, from the medians, with
+the published results and the goals.
 
 tap checks one boot: a test line per expected test (the xdp_* ones with
---xdp), each with a positive finite figure or a skip, and status 0.
+--xdp, the rx_* ones with --rx), each with a positive finite figure or a
+skip (rx_*_stack_drop may skip: the test kernel has no tc), and status 0.
 """
 import csv
 import math
@@ -33,7 +37,12 @@ MODULE = ['loop', 'page_o0', 'page_o3', 'page_o3_split1536', 'fast', 'ring',
           'slow', 'frag2048', 'frag1536', 'bulk16']
 DMA = ['fast_dma', 'ring_dma', 'slow_dma']       # may skip (no DMA API)
 XDP = ['xdp_drop', 'xdp_pass', 'xdp_tx']
-ORDER = MODULE + DMA + XDP
+RX_MODES = ['alloc', 'cache', 'pool', 'frag', 'order3']
+RX_SINKS = ['xdp_drop', 'stack_drop', 'udp']
+RX = ['rx_%s_%s' % (m, k) for m in RX_MODES for k in RX_SINKS]
+# The modes that get their pages from the pool under test.
+RX_POOL_MODES = ['pool', 'frag']
+ORDER = MODULE + DMA + XDP + RX
 BASELINE = 'page_o0'
 NUM = r'([-+0-9.eEinfa]+)'
 
@@ -45,15 +54,18 @@ DONE = re.compile(r'page_pool_bench: done status=(-?\d+)')
 XDPLINE = re.compile(r'^bench (\S+) pps=\S+ ns_per_pkt=' + NUM)
 EXIT = re.compile(r'^BENCH-EXIT (\d+)')
 NOXDP = 'bench-init: xdp=off'
+RXSKIP = re.compile(r'^bench (rx_\S+) skipped reason=(.*)')
+RXFAIL = re.compile(r'^bench (rx_\S+) failed: (.*)')
+NORX = 'bench-init: rx=off'
 
 REPORT = re.compile(r'^(BUG[: ]|WARNING[: ]|Kernel panic|Oops)')
 
 
 def parse(path):
     """Return {test: (cycles or None, ns)}, {test: reason}, problems, and
-    whether page_pool_xdp ran."""
+    whether page_pool_xdp and ppsim_bench ran."""
     figs, skips, problems = {}, {}, []
-    xdp = True
+    xdp = rx = True
     done = bexit = None
     with open(path, errors='replace') as f:
         for line in f:
@@ -69,6 +81,11 @@ def parse(path):
                 problems.append('%s failed: %s' % m.groups())
             elif DONE.search(line):
                 done = int(DONE.search(line).group(1))
+            elif RXSKIP.match(line):
+                m = RXSKIP.match(line)
+                skips[m.group(1)] = m.group(2).strip()
+            elif RXFAIL.match(line):
+                problems.append('%s failed: %s' % RXFAIL.match(line).groups())
             elif XDPLINE.match(line):
                 m = XDPLINE.match(line)
                 figs[m.group(1)] = (None, m.group(2))
@@ -76,6 +93,8 @@ def parse(path):
                 bexit = int(EXIT.match(line).group(1))
             elif line.startswith(NOXDP):
                 xdp = False
+            elif line.startswith(NORX):
+                rx = False
             elif REPORT.match(line):
                 problems.append('kernel report: ' + line)
     if done != 0:
@@ -84,7 +103,7 @@ def parse(path):
     if bexit != 0:
         problems.append('BENCH-EXIT %s' % ('missing' if bexit is None
                                            else bexit))
-    return figs, skips, problems, xdp
+    return figs, skips, problems, xdp, rx
 
 
 def positive(s):
@@ -96,12 +115,12 @@ def positive(s):
     return v if math.isfinite(v) and v > 0 else None
 
 
-def expected(xdp):
-    return MODULE + DMA + (XDP if xdp else [])
+def expected(xdp, rx):
+    return MODULE + DMA + (XDP if xdp else []) + (RX if rx else [])
 
 
 def cmd_csv(variant, rnd, path):
-    figs, skips, problems, xdp = parse(path)
+    figs, skips, problems, xdp, rx = parse(path)
     out = csv.writer(sys.stdout, lineterminator='\n')
     for t in sorted(figs, key=lambda t: (ORDER + [t]).index(t)):
         c, n = figs[t]
@@ -109,7 +128,7 @@ def cmd_csv(variant, rnd, path):
             problems.append('%s: bad figure %s/%s' % (t, c, n))
             continue
         out.writerow([variant, t, rnd, c if c is not None else '', n])
-    for t in expected(xdp):
+    for t in expected(xdp, rx):
         if t not in figs and t not in skips:
             problems.append('%s missing' % t)
         elif t in skips and t not in DMA:
@@ -141,6 +160,84 @@ def spread(vals):
     return '%s (%s-%s)' % (fmt(med), fmt(min(vals)), fmt(max(vals))), med
 
 
+def print_rows(rows):
+    """rows (the first is the heading) as columns, the first left-aligned."""
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    for r in rows:
+        print('  '.join(c.ljust(w) if i == 0 else c.rjust(w)
+                        for i, (c, w) in enumerate(zip(r, widths))).rstrip())
+
+
+def rx_summary(data, variants):
+    """The RX modes against each other, per variant and sink: packets per
+    second from the median ns per packet, the two classic comparisons
+    beside their published figures, and the goals, met or not."""
+    def pps(v, mode, sink):
+        ns = data.get((v, 'rx_%s_%s' % (mode, sink)), ([], []))[1]
+        return 1e9 / statistics.median(ns) if ns else None
+
+    def ratio(a, b):
+        return a / b if a is not None and b is not None else None
+
+    def pct(r):
+        return '-' if r is None else '%+.0f%%' % ((r - 1) * 100)
+
+    cols = [(v, k) for v in variants for k in RX_SINKS]
+    print()
+    print('RX through ppsim: 64-byte frames, one RX queue; Mpps from the '
+          'median ns per packet above. The wire (the far end, which '
+          'writes and checksums each frame) and the driver\'s check of '
+          'each frame run on the same CPU in every mode: the ratios '
+          'below are diluted by them')
+    rows = [['mode'] + ['%s %s' % c for c in cols]]
+    for m in RX_MODES:
+        rows.append([m] + [fmt(p / 1e6) if p else '-'
+                           for p in (pps(v, m, k) for v, k in cols)])
+    print_rows(rows)
+
+    print()
+    print('The classic results: pps of one mode over another, as measured '
+          'here, and as published')
+    rows = [['comparison', 'published'] + ['%s %s' % c for c in cols]]
+    classic = [
+        ('cache vs alloc (driver page cache)', '+17% to +52%',
+         'cache', 'alloc'),
+        ('alloc vs order3 (order-0, no recycling)', '-26%',
+         'alloc', 'order3'),
+        ('pool vs order3 (order-0, recycled)', '-', 'pool', 'order3'),
+    ]
+    for name, published, a, b in classic:
+        rows.append([name, published] +
+                    [pct(ratio(pps(v, a, k), pps(v, b, k)))
+                     for v, k in cols])
+    print_rows(rows)
+
+    print()
+    print('Goals (pps ratios of the medians; "MISSED" where not met)')
+    rows = [['goal'] + ['%s %s' % c for c in cols]]
+
+    def verdict(r, want):
+        if r is None:
+            return '-'
+        return '%.3f %s' % (r, 'ok' if r >= want else 'MISSED')
+
+    for a, b, want in [('pool', 'alloc', 1.3), ('pool', 'cache', 1.0),
+                       ('pool', 'order3', 1.0)]:
+        rows.append(['%s/%s >= %.1f' % (a, b, want)] +
+                    [verdict(ratio(pps(v, a, k), pps(v, b, k)), want)
+                     for v, k in cols])
+    print_rows(rows)
+    if 'base' in variants and 'ours' in variants:
+        print()
+        rows = [['goal'] + list(RX_SINKS)]
+        for m in RX_POOL_MODES:
+            rows.append(['ours/base %s >= 1.0' % m] +
+                        [verdict(ratio(pps('ours', m, k),
+                                       pps('base', m, k)), 1.0)
+                         for k in RX_SINKS])
+        print_rows(rows)
+
+
 def cmd_table(path, logs, plot):
     data = {}           # (variant, test) -> ([cycles], [ns])
     rounds = {}
@@ -163,7 +260,7 @@ def cmd_table(path, logs, plot):
         return 1
     two = len(variants) == 2
     print('page_pool bench (UML, no lockdep): median (min-max) of %s; '
-          'ns per op, per packet for xdp_*'
+          'ns per op, per packet for xdp_* and rx_*'
           % ', '.join('%d %s boot(s)' % (len(rounds[v]), v)
                       for v in variants))
     head = ['test'] + ['%s ns' % v for v in variants]
@@ -197,10 +294,9 @@ def cmd_table(path, logs, plot):
             row.append(fmt(statistics.median(cyc)) if cyc else '-')
         rows.append(row)
         dat.append(pl)
-    widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
-    for r in rows:
-        print('  '.join(c.ljust(w) if i == 0 else c.rjust(w)
-                        for i, (c, w) in enumerate(zip(r, widths))).rstrip())
+    print_rows(rows)
+    if any(t in RX for t in tests):
+        rx_summary(data, variants)
     skipped = {}
     for log in logs:
         for t, why in parse(log)[1].items():
@@ -222,13 +318,13 @@ def cmd_table(path, logs, plot):
     return 0
 
 
-def cmd_tap(path, xdp):
-    figs, skips, problems, _ = parse(path)
-    tests = expected(xdp)
+def cmd_tap(path, xdp, rx):
+    figs, skips, problems, _, _ = parse(path)
+    tests = expected(xdp, rx)
     print('TAP version 13')
     print('1..%d' % (len(tests) + 1))
     for i, t in enumerate(tests, 1):
-        if t in skips and t in DMA:
+        if t in skips and (t in DMA or t.endswith('_stack_drop')):
             print('ok %d %s # SKIP %s' % (i, t, skips[t]))
         elif t in figs and positive(figs[t][1]) is not None and (
                 figs[t][0] is None or positive(figs[t][0]) is not None):
@@ -254,12 +350,12 @@ def main(argv):
         if args[:1] == ['--plot'] and len(args) >= 2:
             plot, args = args[1], args[2:]
         return cmd_table(argv[2], args, plot)
-    if len(argv) in (3, 4) and argv[1] == 'tap':
-        xdp = argv[2] == '--xdp'
-        if xdp == (len(argv) == 3):
+    if len(argv) >= 3 and argv[1] == 'tap':
+        flags = argv[2:-1]
+        if any(f not in ('--xdp', '--rx') for f in flags):
             print(__doc__, file=sys.stderr)
             return 2
-        return cmd_tap(argv[-1], xdp)
+        return cmd_tap(argv[-1], '--xdp' in flags, '--rx' in flags)
     print(__doc__, file=sys.stderr)
     return 2
 

@@ -3,7 +3,8 @@
 # Builds the UML benchmark kernel (build-kernel.sh um-bench: no lockdep)
 # of both variants, the benchmark module for each and page_pool_xdp, and
 # one initramfs per variant (scripts/bench-init.sh: full module run, then
-# page_pool_xdp --bench). Boots base and ours alternately, ROUNDS
+# page_pool_xdp --bench, then ppsim_bench: RX through the simulated NIC
+# per buffer mode and sink). Boots base and ours alternately, ROUNDS
 # (default 5) times each, then runs ringbench (ring-bench.sh) for as many
 # rounds on the host, and writes build/bench/results.csv, the table
 # (results.txt, also printed) and build/bench/results.png.
@@ -13,13 +14,15 @@
 #
 # Builds run under nice -n 19, the boots do not. BENCH_TIMEOUT (s, default
 # 300) bounds one boot; BENCH_PARAMS (e.g. "loops=100000000") go to the
-# module, and "xdp=off" or "xdp=quick" among them to bench-init.sh.
+# module, and "xdp=off|quick" or "rx=off|quick" among them to
+# bench-init.sh.
 set -euo pipefail
 
 usage="usage: bench.sh [ROUNDS] | bench.sh --one base|ours"
 top=$(cd "$(dirname "$0")/.." && pwd)
 dir=$top/build/bench
 xdp=$dir/xdp/page_pool_xdp
+rx=$dir/rx/ppsim_bench
 timeout_s=${BENCH_TIMEOUT:-300}
 s=$top/scripts
 
@@ -39,7 +42,7 @@ prepare() {
 	out=$(nice -n 19 "$s/build-kernel.sh" um-bench "$v")
 	ko=$(nice -n 19 "$s/bench-module.sh" "$out")
 	"$s/make-initramfs.sh" "$dir/initramfs-$v.cpio.gz" "$s/bench-init.sh" \
-		"$ko" "$xdp"
+		"$ko" "$xdp" "$rx"
 }
 
 build_all() {
@@ -47,6 +50,13 @@ build_all() {
 	mkdir -p "$dir"
 	nice -n 19 make -s -C "$top/tools/testing/selftests/net/page_pool" \
 		OUTPUT="$dir/xdp" >&2
+	# ppsim_bench is the same program for both kernels: from ours' tree,
+	# where the kselftest Makefile it needs is.
+	"$s/prepare-tree.sh" ours >&2
+	mkdir -p "$dir/rx"
+	nice -n 19 make -s -C \
+		"$top/build/src-ours/tools/testing/selftests/drivers/net/ppsim" \
+		OUTPUT="$dir/rx" LDFLAGS=-static >&2
 	for v in "$@"; do
 		prepare "$v"
 	done
@@ -120,7 +130,7 @@ gnuplot <<EOF
 set terminal $term noenhanced size 1200,600
 set output '$dir/results.png'
 set title "page_pool: base vs ours in UML, median of $rounds boots each; native_*: ringbench on the host, ptr_ring vs pp_ring (bars: min-max)"
-set ylabel "ns per op (xdp: per packet), log scale"
+set ylabel "ns per op (xdp, rx: per packet), log scale"
 set logscale y
 set style data histogram
 set style histogram errorbars gap 1 lw 1
