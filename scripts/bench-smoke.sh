@@ -1,7 +1,8 @@
 #!/bin/bash
 # bench-smoke.sh VARIANT LOG: smoke test of the benchmark. Builds the
 # benchmark module (and page_pool_xdp) against the VARIANT test kernel,
-# build/um-VARIANT, which must be built already (kunit-um.sh does it);
+# build/um-VARIANT, which must be built already (kunit-um.sh does it,
+# and prepares the VARIANT tree whose kselftest Makefiles build both);
 # boots it with the module in quick mode, page_pool_xdp --bench --quick
 # and ppsim_bench --quick (its stack_drop tests skip: the test kernel has
 # no tc). LOG gets the console, then TAP: one result per benchmark test
@@ -29,8 +30,9 @@ bail() {
 
 [ -x "$out/linux" ] || bail "$out is not built"
 ko=$("$s/bench-module.sh" "$out") || bail "cannot build the module"
-make -s -C "$top/tools/testing/selftests/net/page_pool" OUTPUT="$dir/xdp" ||
-	bail "cannot build page_pool_xdp"
+mkdir -p "$dir/xdp"
+make -s -C "$top/build/src-$variant/tools/testing/selftests/net/page_pool" \
+	OUTPUT="$dir/xdp" || bail "cannot build page_pool_xdp"
 mkdir -p "$dir/rx-smoke"
 make -s -C "$top/build/src-$variant/tools/testing/selftests/drivers/net/ppsim" \
 	OUTPUT="$dir/rx-smoke" LDFLAGS=-static || bail "cannot build ppsim_bench"

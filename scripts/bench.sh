@@ -48,11 +48,14 @@ prepare() {
 build_all() {
 	local start=$SECONDS v
 	mkdir -p "$dir"
-	nice -n 19 make -s -C "$top/tools/testing/selftests/net/page_pool" \
-		OUTPUT="$dir/xdp" >&2
-	# ppsim_bench is the same program for both kernels: from ours' tree,
-	# where the kselftest Makefile it needs is.
+	# page_pool_xdp and ppsim_bench are the same programs for both
+	# kernels: from ours' tree, where the kselftest Makefiles they need
+	# are.
 	"$s/prepare-tree.sh" ours >&2
+	mkdir -p "$dir/xdp"
+	nice -n 19 make -s -C \
+		"$top/build/src-ours/tools/testing/selftests/net/page_pool" \
+		OUTPUT="$dir/xdp" >&2
 	mkdir -p "$dir/rx"
 	nice -n 19 make -s -C \
 		"$top/build/src-ours/tools/testing/selftests/drivers/net/ppsim" \

@@ -1,17 +1,20 @@
 #!/bin/bash
-# selftest-um.sh VARIANT LOG: build the page_pool_xdp selftest, pack it
-# into a busybox initramfs and boot the UML kernel on it (KUnit off); the
-# console, with the selftest's TAP, goes to LOG.
+# selftest-um.sh VARIANT LOG: build the page_pool_xdp selftest through
+# the kselftest Makefile of the VARIANT tree, pack it into a busybox
+# initramfs and boot the UML kernel on it (KUnit off); the console, with
+# the selftest's TAP, goes to LOG.
 set -euo pipefail
 
 variant=${1:?usage: selftest-um.sh base|ours LOG}
 log=${2:?usage: selftest-um.sh base|ours LOG}
 top=$(cd "$(dirname "$0")/.." && pwd)
-st=$top/tools/testing/selftests/net/page_pool
+st=$top/build/src-$variant/tools/testing/selftests/net/page_pool
 bin=$top/build/selftests
 initrd=$top/build/um-$variant/selftest-initramfs.cpio.gz
 
+# Prepares the tree, so $st holds our files.
 out=$("$top/scripts/build-kernel.sh" um "$variant")
+mkdir -p "$bin"
 make -s -C "$st" OUTPUT="$bin" >&2
 "$top/scripts/make-initramfs.sh" "$initrd" "$st/init.sh" "$bin/page_pool_xdp"
 mkdir -p "$(dirname "$log")"

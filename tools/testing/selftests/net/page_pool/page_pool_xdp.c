@@ -17,7 +17,8 @@
  *
  * Usage: page_pool_xdp [--quick] [--repeat N] [--batch N] [--settle S]
  *                      [--bench]
- * Output is TAP, or "bench <name> pps=<N> ns_per_pkt=<X>" lines in --bench.
+ * Output is kselftest TAP, or "bench <name> pps=<N> ns_per_pkt=<X>" lines
+ * in --bench (scripts/bench-table.py reads those: keep their format).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -40,13 +41,13 @@
 #include <linux/rtnetlink.h>
 #include <linux/veth.h>
 
+#include "../../kselftest.h"
+
 #define VETH_A		"ppxdp0"	/* ingress / transmitting end */
 #define VETH_B		"ppxdp1"	/* peer: frames are counted here */
 #define PKT_LEN		64
 #define MAX_BATCH	256		/* test_run's batch_size limit */
 #define ETH_P_LOCAL_EXP	0x88b5		/* IEEE 802 local experimental */
-
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 #define REPEAT_TEST	100000
 #define REPEAT_QUICK	10000
@@ -81,19 +82,19 @@ struct env {
 	unsigned char pkt[PKT_LEN];
 };
 
-static int tap_num;
-static int tap_failed;
-
-static void tap_result(enum result res, const char *name, const char *why)
+/* One TAP result; @why says what a skip missed. */
+static void report(enum result res, const char *name, const char *why)
 {
-	tap_num++;
-	if (res == RES_SKIP) {
-		printf("ok %d %s # SKIP %s\n", tap_num, name, why);
-		return;
+	switch (res) {
+	case RES_OK:
+		ksft_test_result_pass("%s\n", name);
+		break;
+	case RES_SKIP:
+		ksft_test_result_skip("%s: %s\n", name, why);
+		break;
+	default:
+		ksft_test_result_fail("%s\n", name);
 	}
-	if (res == RES_FAIL)
-		tap_failed++;
-	printf("%sok %d %s\n", res == RES_OK ? "" : "not ", tap_num, name);
 }
 
 static int sys_bpf(int cmd, union bpf_attr *attr)
@@ -125,9 +126,9 @@ static int prog_load(const struct bpf_insn *insns, unsigned int cnt)
 	if (fd < 0) {
 		int err = errno;
 
-		printf("# BPF_PROG_LOAD: %s\n", strerror(err));
+		ksft_print_msg("BPF_PROG_LOAD: %s\n", strerror(err));
 		if (log[0])
-			printf("# verifier: %s\n", log);
+			ksft_print_msg("verifier: %s\n", log);
 		errno = err;
 	}
 	return fd;
@@ -201,12 +202,12 @@ static int run_live(struct env *e, int prog_fd, int ifindex,
 		*ns = now_ns() - t0;
 	if (ret) {
 		ret = -errno;
-		printf("# BPF_PROG_TEST_RUN: %s\n", strerror(-ret));
+		ksft_print_msg("BPF_PROG_TEST_RUN: %s\n", strerror(-ret));
 		return ret;
 	}
 	if (ns)
-		printf("# %u frames in %.3f s (kernel: %u ns/frame)\n", repeat,
-		       *ns / 1e9, attr.test.duration);
+		ksft_print_msg("%u frames in %.3f s (kernel: %u ns/frame)\n",
+			       repeat, *ns / 1e9, attr.test.duration);
 	return 0;
 }
 
@@ -279,9 +280,9 @@ static void nl_print_extack(struct nlmsghdr *nlh)
 		    off + a->nla_len > nlh->nlmsg_len)
 			break;
 		if ((a->nla_type & NLA_TYPE_MASK) == NLMSGERR_ATTR_MSG)
-			printf("# netlink: %.*s\n",
-			       (int)(a->nla_len - NLA_HDRLEN),
-			       (char *)a + NLA_HDRLEN);
+			ksft_print_msg("netlink: %.*s\n",
+				       (int)(a->nla_len - NLA_HDRLEN),
+				       (char *)a + NLA_HDRLEN);
 		off += NLA_ALIGN(a->nla_len);
 	}
 }
@@ -441,13 +442,13 @@ static void veth_setup(struct env *e)
 	ret = link_set_up(e->nl, e->if_a);
 	if (ret)
 		goto err;
-	printf("# veth %s (%d) <-> %s (%d), XDP_DROP on %s\n", VETH_A,
-	       e->if_a, VETH_B, e->if_b, VETH_B);
+	ksft_print_msg("veth %s (%d) <-> %s (%d), XDP_DROP on %s\n",
+		       VETH_A, e->if_a, VETH_B, e->if_b, VETH_B);
 	return;
 err:
 	snprintf(e->veth_err, sizeof(e->veth_err), "%s: %s", step,
 		 strerror(-ret));
-	printf("# %s\n", e->veth_err);
+	ksft_print_msg("%s\n", e->veth_err);
 	if (e->if_a)
 		link_del(e->nl, e->if_a);
 	e->if_a = 0;
@@ -462,7 +463,7 @@ static int veth_teardown(struct env *e)
 		/* deleting one end deletes the pair */
 		ret = link_del(e->nl, e->if_a);
 		if (ret)
-			printf("# delete %s: %s\n", VETH_A, strerror(-ret));
+			ksft_print_msg("delete %s: %s\n", VETH_A, strerror(-ret));
 		e->if_a = 0;
 		e->if_b = 0;
 	}
@@ -482,7 +483,7 @@ static int read_stat(const char *dev, const char *name, uint64_t *val)
 		 name);
 	f = fopen(path, "r");
 	if (!f) {
-		printf("# %s: %s\n", path, strerror(errno));
+		ksft_print_msg("%s: %s\n", path, strerror(errno));
 		return -1;
 	}
 	n = fscanf(f, "%llu", &v);
@@ -573,8 +574,8 @@ static enum result test_pass(struct env *e, unsigned int repeat)
 	    read_stat("lo", "rx_nohandler", &n1))
 		return RES_FAIL;
 	got = (d1 - d0) + (n1 - n0);
-	printf("# lo dropped %llu of %u skbs built from the frames\n",
-	       (unsigned long long)got, repeat);
+	ksft_print_msg("lo dropped %llu of %u skbs built from the frames\n",
+		       (unsigned long long)got, repeat);
 	return got == repeat ? RES_OK : RES_FAIL;
 }
 
@@ -603,9 +604,10 @@ static enum result veth_send(struct env *e, int prog_fd, int ifindex,
 		return RES_FAIL;
 	if (veth_wait(&before, repeat, &delta))
 		return RES_FAIL;
-	printf("# %s received %llu, refused %llu, of %u frames%s\n", VETH_B,
-	       (unsigned long long)delta.rx, (unsigned long long)delta.lost,
-	       repeat, delta.rx == repeat ? " (all)" : "");
+	ksft_print_msg("%s received %llu, refused %llu, of %u frames%s\n",
+		       VETH_B, (unsigned long long)delta.rx,
+		       (unsigned long long)delta.lost, repeat,
+		       delta.rx == repeat ? " (all)" : "");
 	if (delta.rx + delta.lost != repeat || !delta.rx)
 		return RES_FAIL;
 	return RES_OK;
@@ -697,13 +699,13 @@ static enum result test_kmsg(struct env *e)
 		msg = msg ? msg + 1 : rec;
 		if (kmsg_bad(msg)) {
 			bad++;
-			printf("# kmsg: %s", msg);
+			ksft_print_msg("kmsg: %s", msg);
 			if (msg[0] && msg[strlen(msg) - 1] != '\n')
 				printf("\n");
 		}
 	}
-	printf("# %d suspicious kernel log lines after %u s settle\n", bad,
-	       e->o.settle);
+	ksft_print_msg("%d suspicious kernel log lines after %u s settle\n",
+		       bad, e->o.settle);
 	return bad ? RES_FAIL : RES_OK;
 }
 
@@ -731,7 +733,8 @@ static int bench_one(struct env *e, const char *name, int action,
 
 	if (action == XDP_TX) {
 		if (!e->if_a) {
-			printf("# bench %s: no veth (%s)\n", name, e->veth_err);
+			ksft_print_msg("bench %s: no veth (%s)\n", name,
+				       e->veth_err);
 			return -1;
 		}
 		ifindex = e->if_a;
@@ -840,22 +843,76 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 		o->settle = o->quick ? 1 : 2;
 }
 
+static const struct {
+	const char *name;
+	enum result (*fn)(struct env *e, unsigned int repeat);
+} tests[] = {
+	{ "xdp_drop", test_drop },
+	{ "xdp_pass", test_pass },
+	{ "xdp_tx", test_tx },
+	{ "xdp_redirect", test_redirect },
+};
+
+/*
+ * Last, once the runs are over: deleting the pair also purges anything
+ * left in its rings, so every page should be back by the kernel log check.
+ */
+static enum result test_no_pages_in_flight(struct env *e)
+{
+	enum result res;
+
+	res = veth_teardown(e) ? RES_FAIL : RES_OK;
+	if (test_kmsg(e) == RES_FAIL)
+		res = RES_FAIL;
+	else if (e->kmsg < 0 && res == RES_OK)
+		res = RES_SKIP;
+	return res;
+}
+
+/*
+ * Report every case as skipped, so that a kernel without BPF shows the
+ * same cases as one that runs them.
+ */
+static void skip_all(const char *why)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(tests); i++)
+		report(RES_SKIP, tests[i].name, why);
+	report(RES_SKIP, "no_pages_in_flight", why);
+}
+
+static void run_tests(struct env *e, unsigned int repeat)
+{
+	unsigned int i;
+
+	ksft_print_msg("%u frames per run, batch %u, %d B frames\n", repeat,
+		       e->o.batch ? e->o.batch : 64, PKT_LEN);
+	for (i = 0; i < ARRAY_SIZE(tests); i++) {
+		ksft_print_msg("%s\n", tests[i].name);
+		report(tests[i].fn(e, repeat), tests[i].name, e->veth_err);
+	}
+	report(test_no_pages_in_flight(e), "no_pages_in_flight",
+	       "/dev/kmsg not readable");
+}
+
+/* --bench prints no TAP: its exit status is all bench-init.sh checks. */
+static int run_bench(struct env *e)
+{
+	int ret;
+
+	ret = bench(e);
+	if (veth_teardown(e))
+		ret = 1;
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
-	static const struct {
-		const char *name;
-		enum result (*fn)(struct env *e, unsigned int repeat);
-	} tests[] = {
-		{ "xdp_drop", test_drop },
-		{ "xdp_pass", test_pass },
-		{ "xdp_tx", test_tx },
-		{ "xdp_redirect", test_redirect },
-	};
-	unsigned int ntests = ARRAY_SIZE(tests);
-	unsigned int i, repeat;
+	unsigned int repeat;
 	struct env e;
-	enum result res;
-	int probe, ret;
+	char why[96];
+	int probe;
 
 	memset(&e, 0, sizeof(e));
 	parse_opts(argc, argv, &e.o);
@@ -865,55 +922,29 @@ int main(int argc, char **argv)
 		 e.o.quick ? REPEAT_QUICK : REPEAT_TEST;
 
 	if (!e.o.bench) {
-		printf("TAP version 13\n");
-		printf("1..%u\n", ntests + 1);
+		ksft_print_header();
+		ksft_set_plan(ARRAY_SIZE(tests) + 1);
 	}
 	kmsg_open(&e);
 
 	/* Without BPF there is nothing to test: skip everything. */
 	probe = prog_load_ret(XDP_PASS);
 	if (probe < 0) {
-		char why[96];
-
 		snprintf(why, sizeof(why), "cannot load XDP programs: %s",
 			 strerror(errno));
 		if (e.o.bench) {
-			printf("# %s\n", why);
+			ksft_print_msg("%s\n", why);
 			return 1;
 		}
-		for (i = 0; i < ntests; i++)
-			tap_result(RES_SKIP, tests[i].name, why);
-		tap_result(RES_SKIP, "no_pages_in_flight", why);
-		return 0;
+		skip_all(why);
+		ksft_finished();
 	}
 	close(probe);
 
 	e.nl = nl_open();
 	veth_setup(&e);
-
-	if (e.o.bench) {
-		ret = bench(&e);
-		if (veth_teardown(&e))
-			ret = 1;
-		return ret;
-	}
-
-	printf("# %u frames per run, batch %u, %d B frames\n", repeat,
-	       e.o.batch ? e.o.batch : 64, PKT_LEN);
-	for (i = 0; i < ntests; i++) {
-		printf("# %s\n", tests[i].name);
-		res = tests[i].fn(&e, repeat);
-		tap_result(res, tests[i].name, e.veth_err);
-	}
-
-	/* deleting the pair also purges anything left in its rings */
-	res = veth_teardown(&e) ? RES_FAIL : RES_OK;
-	if (test_kmsg(&e) == RES_FAIL)
-		res = RES_FAIL;
-	else if (e.kmsg < 0 && res == RES_OK)
-		res = RES_SKIP;
-	tap_result(res, "no_pages_in_flight", "/dev/kmsg not readable");
-
-	printf("# %d of %d failed\n", tap_failed, tap_num);
-	return tap_failed ? 1 : 0;
+	if (e.o.bench)
+		return run_bench(&e);
+	run_tests(&e, repeat);
+	ksft_finished();
 }
