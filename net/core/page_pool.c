@@ -326,8 +326,11 @@ static void pp_count_release(struct page_pool *pool, struct page *page)
 	trace_page_pool_state_release(pool, page, released);
 }
 
-/* Take a page out of the pool; the caller keeps its page reference. */
-static void pp_release_page(struct page_pool *pool, struct page *page)
+/* Take a page out of the pool; the caller keeps its page reference.
+ * Inline: every page that leaves the pool on the put path runs it.
+ */
+static __always_inline void pp_release_page(struct page_pool *pool,
+					    struct page *page)
 {
 	if (pool->p.flags & PP_FLAG_DMA_MAP)
 		pp_dma_forget(pool, page);
