@@ -80,12 +80,12 @@ def messages(path):
 # A KCSAN report: the racing functions, then the stack of each access.
 RACE = """BUG: KCSAN: data-race in {0} / {2}
 
-write to 0xffff888003c2a040 of 8 bytes by task 1 on cpu 1:
+{4} to 0xffff888003c2a040 of 8 bytes by task 1 on cpu 1:
  {0}+0x3c/0x90
  {1}+0x1d2/0x3e0
  kthread+0x16a/0x1a0
 
-read to 0xffff888003c2a040 of 8 bytes by interrupt on cpu 0:
+{5} to 0xffff888003c2a040 of 8 bytes by interrupt on cpu 0:
  {2}+0x21/0x60
  {3}+0x9a/0x1c0
  __do_softirq+0xf1/0x2e2
@@ -95,10 +95,25 @@ CPU: 0 PID: 25 Comm: kworker/u4:1 Not tainted 6.1.0 #1
 Workqueue: events_unbound ppsim_wire_work
 ==================================================================="""
 
+# The report KCSAN makes when it saw only one of the accesses.
+UNKNOWN_ORIGIN = """BUG: KCSAN: data-race in {0}+0x1c/0x11f
+
+race at unknown origin, with read to 0xffff888004a1e0c8 of 8 bytes by task 92 on cpu 0:
+ {0}+0x1c/0x11f
+ {1}+0x5e/0xa0
+ kthread+0x16a/0x1a0
+
+value changed: 0x0000000000000e7f -> 0x0000000000000e80
+
+Reported by Kernel Concurrency Sanitizer on:
+==================================================================="""
+
 
 def race(first, second, first_caller='worker_thread',
-         second_caller='run_timer_softirq'):
-    return RACE.format(first, first_caller, second, second_caller)
+         second_caller='run_timer_softirq', access='write',
+         second_access='read'):
+    return RACE.format(first, first_caller, second, second_caller, access,
+                       second_access)
 
 
 DMA_DEBUG_OFF = 'DMA-API: cacheline tracking ENOMEM, dma-debug disabled'
@@ -148,11 +163,32 @@ def main(argv):
     case(fails(race('skb_queue_tail', 'skb_dequeue', 'ppsim_xmit',
                     'ppsim_poll')),
          'two of our paths racing in a kernel helper fail a run')
+    case(fails(race('skb_add_rx_frag', 'skb_copy_datagram_iter',
+                    'ppsim_poll', 'udp_recvmsg')),
+         'a kernel helper racing for us with the stack fails a run')
+    case(fails(race('page_zonenum', 'stop_other_cpus', 'pp_ring_claim',
+                    access='assert no writes')),
+         'a failed KCSAN assertion in our code fails a run')
+    case(fails(UNKNOWN_ORIGIN.format('ppsim_rxq_stats_read',
+                                     'ppsim_get_stats')),
+         'a race of ours at unknown origin fails a run')
     case(not fails(race('cpumask_empty', 'stop_other_cpus')),
          'a data race in the base kernel alone does not fail a run')
+    case(not fails(UNKNOWN_ORIGIN.format('_find_first_bit', 'rcu_gp_kthread')),
+         'a base kernel race at unknown origin does not fail a run')
     case(not fails(race('queue_delayed_work_on', 'worker_thread',
-                        'ppsim_poll', 'kthread')),
-         'a race inside the workqueue code we call does not fail a run')
+                        'ppsim_poll', 'kthread', 'read-write (marked)')),
+         'the known workqueue race under our NAPI does not fail a run')
+    case(fails(race('queue_delayed_work_on', 'worker_thread',
+                    'ppsim_poll', 'kthread', 'write')),
+         'a plain write racing the workqueue from our code fails a run')
+    case(fails(race('queue_delayed_work_on', 'worker_thread',
+                    'ppsim_poll', 'kthread', 'read-write (marked)',
+                    'write')),
+         'the workqueue writing where it only reads fails a run')
+    one_stack = re.sub(r'\nread to .*\n(.*\n)*? __do_softirq\S*\n', '\n',
+                       race('cpumask_empty', 'stop_other_cpus'))
+    case(fails(one_stack), 'a race report missing an access fails a run')
     raw = re.sub(r'\S+\+0x[0-9a-f]+/0x[0-9a-f]+', '0xffffffff8114d070',
                  race('0xffffffff81155a7c', '0xffffffff8125ef29'))
     case(fails(raw), 'a data race without function names fails a run')
