@@ -25,18 +25,19 @@ fi
 # timeout runs UML in its own process group and signals that whole group,
 # so UML's helper processes go too. root= and console= are given so that
 # UML does not append its defaults after a "--" meant for init. The
-# console reads an empty pipe that stays open: from /dev/null it would
-# read EOF, and 6.1 UML then frees the console's IRQs from its SIGIO
-# handler, which warns when the signal lands in a BH-disabled section
-# and can hang the kernel while it prints the warning.
-exec 3< <(exec sleep infinity)
-quiet_input=$!
+# console reads a FIFO held open for writing too, so it never reads EOF:
+# from /dev/null it would, and 6.1 UML then frees the console's IRQs
+# from its SIGIO handler, which warns when the signal lands in a
+# BH-disabled section and can hang the kernel while it prints that.
+fifo_dir=$(mktemp -d)
+mkfifo "$fifo_dir/in"
+exec 3<>"$fifo_dir/in"
+rm -rf "$fifo_dir"
 rc=0
 timeout -k 5 "$timeout_s" "$kernel" mem=512M initrd="$initrd" init=/init \
 	root=98:0 console=tty0 con0=fd:0,fd:1 kunit.enable=0 "$@" \
 	<&3 3<&- 2>&1 || rc=$?
 exec 3<&-
-kill "$quiet_input" 2>/dev/null || true
 if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
 	echo "boot-um: timed out after ${timeout_s}s" >&2
 	exit 124
