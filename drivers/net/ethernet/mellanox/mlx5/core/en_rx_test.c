@@ -1,0 +1,1835 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit cases for the mlx5e RX path on the page_pool. This file is
+ * #included at the end of en_rx.c (CONFIG_MLX5_EN_RX_KUNIT_TEST), so the
+ * cases call the driver's own static functions.
+ *
+ * There is no ConnectX here. Each case builds one RQ and its CQ in host
+ * memory, filling in only the fields the RX path reads, on a test device
+ * whose dma_map_ops record every call the pool and the driver make. Then
+ * it runs the driver's code as the channel and NAPI do:
+ * mlx5e_rq_set_handlers() and mlx5e_rq_create_page_pool() as
+ * mlx5e_alloc_rq() calls them, mlx5e_post_rx_wqes() (pages from the pool
+ * into the WQEs), frames written where the posted WQEs point, as the NIC
+ * would, with their completions in the mlx5_cqe64 layout,
+ * mlx5e_poll_rx_cq() in softirq (frames built into skbs or run through
+ * XDP, then the refill), and at the end mlx5e_free_rx_descs() and the
+ * pool's destruction, in mlx5e_free_rq()'s order.
+ *
+ * What these cases cannot drive, and why:
+ * - mlx5e_alloc_rq() and mlx5e_open_rq(): the WQ and CQ buffers come from
+ *   mlx5_wq_cyc_create() and friends on a live device, the RQ and the
+ *   UMR mkey are created by firmware commands, and the RQ parameters
+ *   (mlx5e_build_rq_param()) read the device's capabilities. The cases
+ *   set the same fields by hand; the buffer layout follows the rules of
+ *   the static mlx5e_build_rq_frags_info() and
+ *   mlx5e_init_frags_partition(), which en_rx.c cannot call.
+ * - mlx5e_alloc_rx_mpwqe() and mlx5e_post_rx_mpwqes(): a striding WQE is
+ *   posted by a UMR WQE on the ICOSQ, completed by the device. The
+ *   striding case fills its WQEs with mlx5e_page_alloc_pool() by hand,
+ *   as mlx5e_alloc_rx_mpwqe() does before it posts the UMR.
+ * - SHAMPO (hardware GRO) needs the header buffer's KLM mkey and its UMR.
+ * - mlx5e_napi_poll(): it polls every SQ of the channel and re-arms the
+ *   CQs through the UAR doorbell page. The cases call its RX steps.
+ * - XDP_REDIRECT needs a target device and a program calling a helper;
+ *   the path back to the pool is the XDP memory model's, covered by the
+ *   page_pool contract suite. XDP_TX runs on an XDP SQ built by hand
+ *   (multi-buffer mode), whose doorbell, mlx5_write64(), is a plain
+ *   store to host memory on x86 only; elsewhere that case skips.
+ * - XDP programs are C functions set as the program's bpf_func, so no
+ *   verifier is needed; the one that trims frames calls the
+ *   bpf_xdp_adjust_tail() helper through the XDP helper table.
+ */
+#include <kunit/test.h>
+#include <linux/dma-map-ops.h>
+#include <linux/etherdevice.h>
+#include <linux/filter.h>
+#include <net/gro.h>
+
+#include "../../../../../../net/core/page_pool_test.h"
+
+#define MLX5_RXT_WQ_SZ		64
+#define MLX5_RXT_LOG_WQ_SZ	ilog2(MLX5_RXT_WQ_SZ)
+#define MLX5_RXT_LOG_CQ_SZ	7
+/* Frames per poll when they become skbs: under gro_normal_batch, so they
+ * wait on the NAPI's list, where the case takes them.
+ */
+#define MLX5_RXT_SKB_BATCH	4
+#define MLX5_RXT_MAX_PAGES	1024
+#define MLX5_RXT_SYNC_LOG	256
+/* The striding RQ: 4 WQEs of 8 pages, strides of 2 KiB. */
+#define MLX5_RXT_MPW_LOG_WQ_SZ	2
+#define MLX5_RXT_MPW_PAGES	8
+#define MLX5_RXT_MPW_LOG_STRIDE	11
+#define MLX5_RXT_MPW_STRIDES	(MLX5_RXT_MPW_PAGES << (PAGE_SHIFT - \
+				 MLX5_RXT_MPW_LOG_STRIDE))
+/* The XDP SQ: 64 WQEBBs. */
+#define MLX5_RXT_LOG_SQ_SZ	6
+
+struct mlx5_rxt_sync {
+	dma_addr_t addr;
+	size_t len;
+};
+
+/* What the test device has seen. */
+struct mlx5_rxt_dma {
+	/* DMA calls come in any context, some with interrupts off. */
+	spinlock_t lock;
+	struct page *live[MLX5_RXT_MAX_PAGES];
+	int maps;
+	int unmaps;
+	int mapped_twice;
+	int unmapped_unknown;
+	int too_many;
+	/* Maps that may still succeed; negative: no limit. */
+	int maps_left;
+	int map_errors;
+	/* Syncs for the device, and those outside [sync_lo, sync_hi) of
+	 * their page.
+	 */
+	int dev_syncs;
+	int dev_syncs_off_range;
+	unsigned int sync_lo;
+	unsigned int sync_hi;
+	struct mlx5_rxt_sync dev_log[MLX5_RXT_SYNC_LOG];
+	int cpu_syncs;
+	struct mlx5_rxt_sync cpu_log[MLX5_RXT_SYNC_LOG];
+	int unmap_target;
+	struct completion all_unmapped;
+};
+
+static struct mlx5_rxt_dma mlx5_rxt_dma;
+static struct device *mlx5_rxt_dev;
+
+static dma_addr_t mlx5_rxt_map_page(struct device *dev, struct page *page,
+				    unsigned long offset, size_t size,
+				    enum dma_data_direction dir,
+				    unsigned long attrs)
+{
+	struct mlx5_rxt_dma *d = &mlx5_rxt_dma;
+	unsigned long flags;
+	int i, free = -1;
+
+	spin_lock_irqsave(&d->lock, flags);
+	if (!d->maps_left) {
+		d->map_errors++;
+		spin_unlock_irqrestore(&d->lock, flags);
+		return DMA_MAPPING_ERROR;
+	}
+	if (d->maps_left > 0)
+		d->maps_left--;
+	d->maps++;
+	for (i = 0; i < MLX5_RXT_MAX_PAGES; i++) {
+		if (d->live[i] == page)
+			d->mapped_twice++;
+		else if (!d->live[i] && free < 0)
+			free = i;
+	}
+	if (free >= 0)
+		d->live[free] = page;
+	else
+		d->too_many++;
+	spin_unlock_irqrestore(&d->lock, flags);
+	return page_to_phys(page) + offset;
+}
+
+static void mlx5_rxt_unmap_page(struct device *dev, dma_addr_t addr,
+				size_t size, enum dma_data_direction dir,
+				unsigned long attrs)
+{
+	struct mlx5_rxt_dma *d = &mlx5_rxt_dma;
+	struct page *page = pfn_to_page(PHYS_PFN(addr));
+	unsigned long flags;
+	bool done;
+	int i;
+
+	spin_lock_irqsave(&d->lock, flags);
+	for (i = 0; i < MLX5_RXT_MAX_PAGES; i++)
+		if (d->live[i] == page)
+			break;
+	if (i < MLX5_RXT_MAX_PAGES)
+		d->live[i] = NULL;
+	else
+		d->unmapped_unknown++;
+	d->unmaps++;
+	done = d->unmaps == d->unmap_target;
+	spin_unlock_irqrestore(&d->lock, flags);
+	if (done)
+		complete(&d->all_unmapped);
+}
+
+static void mlx5_rxt_sync_for_device(struct device *dev, dma_addr_t addr,
+				     size_t size, enum dma_data_direction dir)
+{
+	struct mlx5_rxt_dma *d = &mlx5_rxt_dma;
+	unsigned int off = offset_in_page(addr);
+	unsigned long flags;
+
+	spin_lock_irqsave(&d->lock, flags);
+	d->dev_log[d->dev_syncs % MLX5_RXT_SYNC_LOG] =
+		(struct mlx5_rxt_sync){ addr, size };
+	d->dev_syncs++;
+	if (off < d->sync_lo || off + size > d->sync_hi)
+		d->dev_syncs_off_range++;
+	spin_unlock_irqrestore(&d->lock, flags);
+}
+
+static void mlx5_rxt_sync_for_cpu(struct device *dev, dma_addr_t addr,
+				  size_t size, enum dma_data_direction dir)
+{
+	struct mlx5_rxt_dma *d = &mlx5_rxt_dma;
+	unsigned long flags;
+
+	spin_lock_irqsave(&d->lock, flags);
+	d->cpu_log[d->cpu_syncs % MLX5_RXT_SYNC_LOG] =
+		(struct mlx5_rxt_sync){ addr, size };
+	d->cpu_syncs++;
+	spin_unlock_irqrestore(&d->lock, flags);
+}
+
+static const struct dma_map_ops mlx5_rxt_dma_ops = {
+	.map_page = mlx5_rxt_map_page,
+	.unmap_page = mlx5_rxt_unmap_page,
+	.sync_single_for_device = mlx5_rxt_sync_for_device,
+	.sync_single_for_cpu = mlx5_rxt_sync_for_cpu,
+};
+
+/* Whether one logged sync covers [addr, addr + len). */
+static bool mlx5_rxt_synced(const struct mlx5_rxt_sync *log, int n,
+			    dma_addr_t addr, size_t len)
+{
+	int i;
+
+	for (i = 0; i < min(n, MLX5_RXT_SYNC_LOG); i++)
+		if (log[i].addr <= addr && addr + len <= log[i].addr + log[i].len)
+			return true;
+	return false;
+}
+
+static bool mlx5_rxt_synced_for_cpu(dma_addr_t addr, size_t len)
+{
+	return mlx5_rxt_synced(mlx5_rxt_dma.cpu_log, mlx5_rxt_dma.cpu_syncs,
+			       addr, len);
+}
+
+static void mlx5_rxt_forget_syncs(void)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&mlx5_rxt_dma.lock, flags);
+	mlx5_rxt_dma.cpu_syncs = 0;
+	mlx5_rxt_dma.dev_syncs = 0;
+	spin_unlock_irqrestore(&mlx5_rxt_dma.lock, flags);
+}
+
+/* How the XDP programs of the cases behave: a verdict, after trimming
+ * @trim bytes off the tail with bpf_xdp_adjust_tail() if non-zero.
+ */
+struct mlx5_rxt_xdp {
+	u32 act;
+	int trim;
+	int trim_err;
+	int runs;
+	unsigned int last_len;
+	const struct bpf_func_proto *adjust_tail;
+	/* With XDP_REDIRECT: bpf_redirect() to this interface. */
+	int redirect_to;
+	const struct bpf_func_proto *redirect;
+};
+
+static struct mlx5_rxt_xdp mlx5_rxt_xdp;
+
+static unsigned int mlx5_rxt_xdp_run(const void *ctx,
+				     const struct bpf_insn *insn)
+{
+	struct xdp_buff *xdp = (struct xdp_buff *)ctx;
+	struct mlx5_rxt_xdp *x = &mlx5_rxt_xdp;
+
+	x->runs++;
+	if (x->trim)
+		x->trim_err = x->adjust_tail->func((unsigned long)xdp,
+						   (u64)(s64)-x->trim, 0, 0, 0);
+	x->last_len = xdp_get_buff_len(xdp);
+	if (x->redirect_to)
+		return x->redirect->func(x->redirect_to, 0, 0, 0, 0);
+	return x->act;
+}
+
+static struct bpf_prog *mlx5_rxt_xdp_prog(struct kunit *test, u32 act,
+					  int trim)
+{
+	struct bpf_prog *prog;
+
+	prog = bpf_prog_alloc(bpf_prog_size(1), 0);
+	KUNIT_ASSERT_NOT_NULL(test, prog);
+	prog->len = 1;
+	prog->insnsi[0] = BPF_EXIT_INSN();
+	prog->type = BPF_PROG_TYPE_XDP;
+	prog->aux->xdp_has_frags = true;
+	prog->bpf_func = mlx5_rxt_xdp_run;
+	mlx5_rxt_xdp.act = act;
+	mlx5_rxt_xdp.trim = trim;
+	mlx5_rxt_xdp.adjust_tail =
+		xdp_verifier_ops.get_func_proto(BPF_FUNC_xdp_adjust_tail, prog);
+	mlx5_rxt_xdp.redirect =
+		xdp_verifier_ops.get_func_proto(BPF_FUNC_redirect, prog);
+	KUNIT_ASSERT_NOT_NULL(test, mlx5_rxt_xdp.adjust_tail);
+	KUNIT_ASSERT_NOT_NULL(test, mlx5_rxt_xdp.redirect);
+	return prog;
+}
+
+/* The far side of XDP_REDIRECT: an interface that keeps the frames it is
+ * given to transmit.
+ */
+struct mlx5_rxt_fwd {
+	struct xdp_frame *frames[16];
+	int n;
+};
+
+static struct mlx5_rxt_fwd mlx5_rxt_fwd;
+
+static int mlx5_rxt_fwd_xdp_xmit(struct net_device *dev, int n,
+				 struct xdp_frame **frames, u32 flags)
+{
+	struct mlx5_rxt_fwd *f = &mlx5_rxt_fwd;
+	int i;
+
+	for (i = 0; i < n && f->n < ARRAY_SIZE(f->frames); i++)
+		f->frames[f->n++] = frames[i];
+	return i;
+}
+
+static netdev_tx_t mlx5_rxt_fwd_start_xmit(struct sk_buff *skb,
+					   struct net_device *dev)
+{
+	dev_kfree_skb_any(skb);
+	return NETDEV_TX_OK;
+}
+
+static const struct net_device_ops mlx5_rxt_fwd_ops = {
+	.ndo_start_xmit = mlx5_rxt_fwd_start_xmit,
+	.ndo_xdp_xmit = mlx5_rxt_fwd_xdp_xmit,
+};
+
+static struct net_device *mlx5_rxt_fwd_start(struct kunit *test)
+{
+	struct net_device *dev = alloc_etherdev(0);
+	int err;
+
+	KUNIT_ASSERT_NOT_NULL(test, dev);
+	dev->netdev_ops = &mlx5_rxt_fwd_ops;
+	eth_hw_addr_random(dev);
+	rtnl_lock();
+	err = register_netdevice(dev);
+	if (!err)
+		err = dev_open(dev, NULL);
+	rtnl_unlock();
+	KUNIT_ASSERT_EQ(test, err, 0);
+	return dev;
+}
+
+/* One channel's RQ, its CQ and, with XDP, its XDP SQ, as
+ * mlx5e_open_channel() leaves them.
+ */
+struct mlx5_rxt {
+	struct kunit *test;
+	struct mlx5e_rq *rq;
+	struct mlx5e_priv *priv;
+	struct mlx5e_profile profile;
+	struct mlx5e_params params;
+	struct net_device *netdev;
+	struct napi_struct napi;
+	struct hwtstamp_config tstamp;
+	struct mlx5e_xdpsq *sq;
+	__be32 wq_db;
+	__be32 cq_db;
+	__be32 sq_db;
+	__be32 sq_cq_db;
+	u64 *uar;
+	/* Frames the NIC wrote so far: the next WQE counter it uses. */
+	u16 wqe_seq;
+	/* Completions written so far, on the RQ's and the SQ's CQ. */
+	u32 cqes;
+	u32 sq_cqes;
+	struct sk_buff_head skbs;
+	struct pp_test_release release;
+};
+
+static void (*mlx5_rxt_mem_disconnect)(void *allocator);
+
+/* The pool's disconnect, with the XDP memory model's: tell the case the
+ * pool is gone, after the memory model has forgotten it.
+ */
+static void mlx5_rxt_disconnect(void *allocator)
+{
+	if (mlx5_rxt_mem_disconnect)
+		mlx5_rxt_mem_disconnect(allocator);
+	pp_test_disconnect(allocator);
+}
+
+/* Zeroed buffer of 2^log_sz entries of 2^log_stride bytes, as a
+ * mlx5_frag_buf_ctrl sees it.
+ */
+static void *mlx5_rxt_fbc(struct kunit *test, struct mlx5_frag_buf_ctrl *fbc,
+			  u8 log_stride, u8 log_sz)
+{
+	size_t size = (size_t)1 << (log_stride + log_sz);
+	int i, n = DIV_ROUND_UP(size, PAGE_SIZE);
+	struct mlx5_buf_list *frags;
+	void *buf;
+
+	buf = kunit_kzalloc(test, max_t(size_t, size, PAGE_SIZE), GFP_KERNEL);
+	frags = kunit_kcalloc(test, n, sizeof(*frags), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_NOT_NULL(test, frags);
+	for (i = 0; i < n; i++)
+		frags[i].buf = buf + i * PAGE_SIZE;
+	mlx5_init_fbc(frags, log_stride, log_sz, fbc);
+	return buf;
+}
+
+/* A CQ owned by hardware, as mlx5e_alloc_cq_common() leaves it. */
+static void mlx5_rxt_cq(struct kunit *test, struct mlx5_cqwq *wq, u8 log_sz,
+			__be32 *db)
+{
+	u32 i;
+
+	mlx5_rxt_fbc(test, &wq->fbc, 6, log_sz);
+	for (i = 0; i < BIT(log_sz); i++)
+		mlx5_cqwq_get_wqe(wq, i)->op_own = 0xf1;
+	wq->db = db;
+}
+
+/* What mlx5e_build_rq_frags_info() computes for a non-XSK RQ. */
+static void mlx5_rxt_frags_info(struct mlx5_rxt *t,
+				struct mlx5e_rq_frags_info *info)
+{
+	struct mlx5e_params *params = &t->params;
+	u32 byte_count = MLX5E_SW2HW_MTU(params, params->sw_mtu);
+	u16 headroom = mlx5e_get_linear_rq_headroom(params, NULL);
+	int frag_max, first_max, i;
+	u32 done = 0;
+
+	memset(info, 0, sizeof(*info));
+	if (mlx5e_rx_is_linear_skb(NULL, params, NULL)) {
+		int stride = params->xdp_prog ? PAGE_SIZE :
+			roundup_pow_of_two(MLX5_SKB_FRAG_SZ(headroom +
+							    byte_count));
+
+		info->arr[0].frag_size = byte_count;
+		info->arr[0].frag_stride = stride;
+		info->num_frags = 1;
+		info->wqe_index_mask = PAGE_SIZE / stride - 1;
+	} else {
+		/* The MTUs of the cases fit 2 KiB buffers without XDP. */
+		frag_max = params->xdp_prog ? PAGE_SIZE : 2048;
+		first_max = SKB_WITH_OVERHEAD(frag_max - headroom);
+		for (i = 0; done < byte_count; i++) {
+			int size = byte_count - done;
+
+			if (i == 0)
+				size = min(size, first_max);
+			else if (i < MLX5E_MAX_RX_FRAGS - 1)
+				size = min(size, frag_max);
+			info->arr[i].frag_size = size;
+			done += size;
+			if (params->xdp_prog)
+				info->arr[i].frag_stride = frag_max;
+			else if (i == 0)
+				info->arr[i].frag_stride = roundup_pow_of_two(size +
+					headroom +
+					SKB_DATA_ALIGN(sizeof(struct skb_shared_info)));
+			else
+				info->arr[i].frag_stride = roundup_pow_of_two(size);
+		}
+		info->num_frags = i;
+		info->wqe_index_mask = frag_max == PAGE_SIZE ? 0 : i % 2;
+	}
+	info->wqe_bulk = max_t(u8, info->wqe_index_mask + 1, 8);
+	info->log_num_frags = order_base_2(info->num_frags);
+}
+
+/* What mlx5e_init_frags_partition() does: consecutive buffers share a
+ * page while they fit, and the last buffer in a page releases it.
+ */
+static void mlx5_rxt_partition(struct mlx5e_rq *rq)
+{
+	struct mlx5e_wqe_frag_info *prev = NULL;
+	union mlx5e_alloc_unit *au = rq->wqe.alloc_units;
+	u32 offset = 0;
+	int i, f;
+
+	for (i = 0; i < MLX5_RXT_WQ_SZ; i++) {
+		struct mlx5e_wqe_frag_info *frag =
+			&rq->wqe.frags[i << rq->wqe.info.log_num_frags];
+
+		for (f = 0; f < rq->wqe.info.num_frags; f++, frag++) {
+			u32 stride = rq->wqe.info.arr[f].frag_stride;
+
+			if (offset + stride > PAGE_SIZE) {
+				au++;
+				offset = 0;
+				prev->last_in_page = true;
+			}
+			frag->au = au;
+			frag->offset = offset;
+			frag->last_in_page = false;
+			offset += stride;
+			prev = frag;
+		}
+	}
+	prev->last_in_page = true;
+}
+
+/* The legacy RQ's WQ: the fields mlx5e_alloc_rq() writes in each WQE. */
+static void mlx5_rxt_legacy_wq(struct mlx5_rxt *t)
+{
+	struct mlx5e_rq *rq = t->rq;
+	struct mlx5e_rq_frags_info *info = &rq->wqe.info;
+	int n = MLX5_RXT_WQ_SZ << info->log_num_frags;
+	u8 log_stride;
+	int i, f;
+
+	log_stride = order_base_2(sizeof(struct mlx5_wqe_data_seg) *
+				  info->num_frags);
+	mlx5_rxt_fbc(t->test, &rq->wqe.wq.fbc, log_stride, MLX5_RXT_LOG_WQ_SZ);
+	rq->wqe.wq.sz = MLX5_RXT_WQ_SZ;
+	rq->wqe.wq.db = &t->wq_db;
+	rq->wqe.frags = kunit_kcalloc(t->test, n, sizeof(*rq->wqe.frags),
+				      GFP_KERNEL);
+	rq->wqe.alloc_units = kunit_kcalloc(t->test, n,
+					    sizeof(*rq->wqe.alloc_units),
+					    GFP_KERNEL);
+	rq->wqe.pp_refs = kunit_kcalloc(t->test, n, sizeof(*rq->wqe.pp_refs),
+					GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(t->test, rq->wqe.frags);
+	KUNIT_ASSERT_NOT_NULL(t->test, rq->wqe.alloc_units);
+	KUNIT_ASSERT_NOT_NULL(t->test, rq->wqe.pp_refs);
+	mlx5_rxt_partition(rq);
+	for (i = 0; i < MLX5_RXT_WQ_SZ; i++) {
+		struct mlx5e_rx_wqe_cyc *wqe = mlx5_wq_cyc_get_wqe(&rq->wqe.wq, i);
+
+		for (f = 0; f < info->num_frags; f++) {
+			wqe->data[f].byte_count =
+				cpu_to_be32(info->arr[f].frag_size |
+					    MLX5_HW_START_PADDING);
+			wqe->data[f].lkey = rq->mkey_be;
+		}
+		if (info->num_frags < BIT(log_stride - 4)) {
+			wqe->data[f].byte_count = 0;
+			wqe->data[f].lkey = cpu_to_be32(MLX5_INVALID_LKEY);
+			wqe->data[f].addr = 0;
+		}
+	}
+}
+
+/* The striding RQ's linked list, as mlx5_wq_ll_create() leaves it, and
+ * its WQE info, with no WQE posted.
+ */
+static void mlx5_rxt_striding_wq(struct mlx5_rxt *t)
+{
+	struct mlx5e_rq *rq = t->rq;
+	struct mlx5_wq_ll *wq = &rq->mpwqe.wq;
+	int i, n = BIT(MLX5_RXT_MPW_LOG_WQ_SZ);
+	struct mlx5e_rx_wqe_ll *wqe;
+
+	rq->mpwqe.page_shift = PAGE_SHIFT;
+	rq->mpwqe.pages_per_wqe = MLX5_RXT_MPW_PAGES;
+	rq->mpwqe.log_stride_sz = MLX5_RXT_MPW_LOG_STRIDE;
+	rq->mpwqe.num_strides = MLX5_RXT_MPW_STRIDES;
+	rq->buff.frame0_sz = BIT(MLX5_RXT_MPW_LOG_STRIDE);
+	mlx5_rxt_fbc(t->test, &wq->fbc,
+		     order_base_2(sizeof(*wqe) + sizeof(wqe->data[0])),
+		     MLX5_RXT_MPW_LOG_WQ_SZ);
+	for (i = 0; i < n; i++) {
+		wqe = mlx5_wq_ll_get_wqe(wq, i);
+		wqe->next.next_wqe_index = cpu_to_be16((i + 1) & (n - 1));
+		wqe->data[0].byte_count =
+			cpu_to_be32(MLX5_RXT_MPW_STRIDES << MLX5_RXT_MPW_LOG_STRIDE);
+	}
+	wqe = mlx5_wq_ll_get_wqe(wq, n - 1);
+	wq->tail_next = &wqe->next.next_wqe_index;
+	wq->db = &t->wq_db;
+	rq->mpwqe.info = kunit_kzalloc(t->test,
+				       array_size(n, struct_size(rq->mpwqe.info,
+								 alloc_units,
+								 MLX5_RXT_MPW_PAGES)),
+				       GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(t->test, rq->mpwqe.info);
+}
+
+/* An XDP SQ in multi-buffer mode, as mlx5e_open_xdpsq() leaves it, on the
+ * RQ's device, ringing a doorbell in host memory.
+ */
+static void mlx5_rxt_xdpsq(struct mlx5_rxt *t)
+{
+	struct mlx5e_xdpsq *sq = t->sq;
+	int n = BIT(MLX5_RXT_LOG_SQ_SZ);
+
+	mlx5_rxt_fbc(t->test, &sq->wq.fbc, ilog2(MLX5_SEND_WQE_BB),
+		     MLX5_RXT_LOG_SQ_SZ);
+	sq->wq.sz = n;
+	sq->wq.db = &t->sq_db;
+	sq->db.wqe_info = kunit_kcalloc(t->test, n, sizeof(*sq->db.wqe_info),
+					GFP_KERNEL);
+	sq->db.xdpi_fifo.xi = kunit_kcalloc(t->test, n * MLX5_SEND_WQEBB_NUM_DS,
+					    sizeof(*sq->db.xdpi_fifo.xi),
+					    GFP_KERNEL);
+	sq->stats = kunit_kzalloc(t->test, sizeof(*sq->stats), GFP_KERNEL);
+	t->uar = kunit_kzalloc(t->test, sizeof(*t->uar), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(t->test, sq->db.wqe_info);
+	KUNIT_ASSERT_NOT_NULL(t->test, sq->db.xdpi_fifo.xi);
+	KUNIT_ASSERT_NOT_NULL(t->test, sq->stats);
+	KUNIT_ASSERT_NOT_NULL(t->test, t->uar);
+	sq->db.xdpi_fifo.pc = &sq->xdpi_fifo_pc;
+	sq->db.xdpi_fifo.cc = &sq->xdpi_fifo_cc;
+	sq->db.xdpi_fifo.mask = n * MLX5_SEND_WQEBB_NUM_DS - 1;
+	sq->uar_map = (__force void __iomem *)t->uar;
+	sq->pdev = mlx5_rxt_dev;
+	sq->sqn = 0x123;
+	sq->mkey_be = cpu_to_be32(0x77);
+	sq->hw_mtu = t->rq->hw_mtu;
+	sq->min_inline_mode = MLX5_INLINE_MODE_NONE;
+	mlx5_rxt_cq(t->test, &sq->cq.wq, MLX5_RXT_LOG_SQ_SZ, &t->sq_cq_db);
+	mlx5e_set_xmit_fp(sq, false);
+	set_bit(MLX5E_SQ_STATE_XDP_MULTIBUF, &sq->state);
+	set_bit(MLX5E_SQ_STATE_ENABLED, &sq->state);
+}
+
+static int mlx5_rxt_napi_poll(struct napi_struct *napi, int budget)
+{
+	return 0;
+}
+
+/* Brings up an RQ for @mtu with @prog attached: legacy or striding. */
+static struct mlx5_rxt *mlx5_rxt_start(struct kunit *test, int mtu,
+				       struct bpf_prog *prog, bool striding)
+{
+	struct page_pool *pool;
+	struct mlx5e_rq *rq;
+	struct mlx5_rxt *t;
+	u32 pool_size;
+	u32 mem_id;
+
+	t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	t->test = test;
+	skb_queue_head_init(&t->skbs);
+	t->rq = kunit_kzalloc(test, sizeof(*t->rq), GFP_KERNEL);
+	t->priv = kunit_kzalloc(test, sizeof(*t->priv), GFP_KERNEL);
+	t->sq = kunit_kzalloc(test, sizeof(*t->sq), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, t->rq);
+	KUNIT_ASSERT_NOT_NULL(test, t->priv);
+	KUNIT_ASSERT_NOT_NULL(test, t->sq);
+	rq = t->rq;
+	rq->stats = kunit_kzalloc(test, sizeof(*rq->stats), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, rq->stats);
+
+	t->netdev = alloc_etherdev(0);
+	KUNIT_ASSERT_NOT_NULL(test, t->netdev);
+	t->netdev->mtu = mtu;
+	/* No GRO, checksum or hash offload: frames go to the NAPI's list. */
+	t->netdev->features = 0;
+	netif_napi_add(t->netdev, &t->napi, mlx5_rxt_napi_poll);
+
+	t->params.sw_mtu = mtu;
+	t->params.hard_mtu = MLX5E_ETH_HARD_MTU;
+	t->params.xdp_prog = prog;
+	t->params.log_rq_mtu_frames = MLX5_RXT_LOG_WQ_SZ;
+	t->params.rq_wq_type = striding ? MLX5_WQ_TYPE_LINKED_LIST_STRIDING_RQ :
+					  MLX5_WQ_TYPE_CYCLIC;
+	t->profile.rx_handlers = &mlx5e_rx_handlers_nic;
+	t->priv->profile = &t->profile;
+
+	/* What mlx5e_init_rxq_rq() sets. */
+	rq->wq_type = t->params.rq_wq_type;
+	rq->pdev = mlx5_rxt_dev;
+	rq->netdev = t->netdev;
+	rq->priv = t->priv;
+	rq->tstamp = &t->tstamp;
+	rq->ix = 0;
+	rq->hw_mtu = MLX5E_SW2HW_MTU(&t->params, mtu) - ETH_FCS_LEN;
+	rq->xdpsq = t->sq;
+	KUNIT_ASSERT_EQ(test, xdp_rxq_info_reg(&rq->xdp_rxq, t->netdev, 0, 0),
+			0);
+
+	/* What mlx5e_alloc_rq() sets. */
+	RCU_INIT_POINTER(rq->xdp_prog, prog);
+	rq->buff.map_dir = prog ? DMA_BIDIRECTIONAL : DMA_FROM_DEVICE;
+	rq->buff.headroom = mlx5e_get_linear_rq_headroom(&t->params, NULL);
+	rq->mkey_be = cpu_to_be32(0x55);
+	if (striding) {
+		mlx5_rxt_striding_wq(t);
+		pool_size = MLX5_RXT_MPW_PAGES << MLX5_RXT_MPW_LOG_WQ_SZ;
+		rq->handle_rx_cqe = mlx5e_handle_rx_cqe_mpwrq;
+		rq->mpwqe.skb_from_cqe_mpwrq = mlx5e_skb_from_cqe_mpwrq_linear;
+		rq->dealloc_wqe = mlx5e_dealloc_rx_mpwqe;
+	} else {
+		mlx5_rxt_frags_info(t, &rq->wqe.info);
+		rq->buff.frame0_sz = rq->wqe.info.arr[0].frag_stride;
+		mlx5_rxt_legacy_wq(t);
+		pool_size = MLX5_RXT_WQ_SZ;
+		KUNIT_ASSERT_EQ(test, mlx5e_rq_set_handlers(rq, &t->params,
+							    false), 0);
+	}
+	mlx5_rxt_cq(test, &rq->cq.wq, MLX5_RXT_LOG_CQ_SZ, &t->cq_db);
+	rq->cq.napi = &t->napi;
+	rq->cq.netdev = t->netdev;
+
+	KUNIT_ASSERT_EQ(test, mlx5e_rq_create_page_pool(rq, pool_size,
+							NUMA_NO_NODE), 0);
+	pool = rq->page_pool;
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(pool));
+	KUNIT_ASSERT_EQ(test, xdp_rxq_info_reg_mem_model(&rq->xdp_rxq,
+							 MEM_TYPE_PAGE_POOL,
+							 pool), 0);
+	/* Watch the pool's end, after the memory model's own disconnect. */
+	mlx5_rxt_mem_disconnect = pool->disconnect;
+	mem_id = pool->xdp_mem_id;
+	pp_test_watch_release(pool, &t->release);
+	pool->disconnect = mlx5_rxt_disconnect;
+	pool->xdp_mem_id = mem_id;
+
+	mlx5_rxt_dma.sync_lo = pool->p.offset;
+	mlx5_rxt_dma.sync_hi = pool->p.offset + pool->p.max_len;
+	if (prog)
+		mlx5_rxt_xdpsq(t);
+	set_bit(MLX5E_RQ_STATE_ENABLED, &rq->state);
+	return t;
+}
+
+/* mlx5e_close_rq() and mlx5e_free_rq() for the RQ: descriptors first,
+ * then the memory model and the pool. Skbs the case still holds stay
+ * out.
+ */
+static void mlx5_rxt_stop(struct mlx5_rxt *t)
+{
+	struct mlx5e_rq *rq = t->rq;
+
+	clear_bit(MLX5E_RQ_STATE_ENABLED, &rq->state);
+	if (test_bit(MLX5E_SQ_STATE_ENABLED, &t->sq->state))
+		mlx5e_free_xdpsq_descs(t->sq);
+	mlx5e_free_rx_descs(rq);
+	xdp_rxq_info_unreg(&rq->xdp_rxq);
+	page_pool_destroy(rq->page_pool);
+	/* The watcher's own reference. */
+	page_pool_destroy(rq->page_pool);
+	RCU_INIT_POINTER(rq->xdp_prog, NULL);
+	netif_napi_del(&t->napi);
+	free_netdev(t->netdev);
+}
+
+static u8 mlx5_rxt_byte(u8 seed, unsigned int i)
+{
+	return (u8)(seed + i * 7);
+}
+
+static void mlx5_rxt_fill(dma_addr_t dma, unsigned int len, u8 seed,
+			  unsigned int from)
+{
+	u8 *p = phys_to_virt(dma);
+	unsigned int i;
+
+	for (i = 0; i < len; i++)
+		p[i] = mlx5_rxt_byte(seed, from + i);
+}
+
+/* Hands the next CQE of @wq to software; @fill wrote the rest of it. */
+static void mlx5_rxt_cqe_own(struct mlx5_cqwq *wq, struct mlx5_cqe64 *cqe,
+			     u32 seq, u8 opcode)
+{
+	dma_wmb();
+	cqe->op_own = opcode << 4 |
+		      ((seq >> wq->fbc.log_sz) & MLX5_CQE_OWNER_MASK);
+}
+
+static struct mlx5_cqe64 *mlx5_rxt_next_cqe(struct mlx5_cqwq *wq, u32 seq)
+{
+	struct mlx5_cqe64 *cqe = mlx5_cqwq_get_wqe(wq, seq & wq->fbc.sz_m1);
+
+	memset(cqe, 0, sizeof(*cqe));
+	cqe->op_own = 0xf0 | (((seq >> wq->fbc.log_sz) & 1) ^ 1);
+	return cqe;
+}
+
+/* The NIC's side of a legacy RQ: writes a frame of @len bytes through the
+ * buffers of the next WQE, at the addresses the driver posted, then its
+ * completion.
+ */
+static void mlx5_rxt_receive(struct mlx5_rxt *t, unsigned int len, u8 seed)
+{
+	struct mlx5e_rq *rq = t->rq;
+	u16 ctr = t->wqe_seq++;
+	struct mlx5e_rx_wqe_cyc *wqe =
+		mlx5_wq_cyc_get_wqe(&rq->wqe.wq, mlx5_wq_cyc_ctr2ix(&rq->wqe.wq, ctr));
+	struct mlx5_cqe64 *cqe;
+	unsigned int done = 0;
+	int i;
+
+	for (i = 0; done < len && i < rq->wqe.info.num_frags; i++) {
+		u32 room = be32_to_cpu(wqe->data[i].byte_count) &
+			   ~MLX5_HW_START_PADDING;
+		u32 n = min(len - done, room);
+
+		mlx5_rxt_fill(be64_to_cpu(wqe->data[i].addr), n, seed, done);
+		done += n;
+	}
+	cqe = mlx5_rxt_next_cqe(&rq->cq.wq, t->cqes);
+	cqe->byte_cnt = cpu_to_be32(len);
+	cqe->wqe_counter = cpu_to_be16(ctr);
+	mlx5_rxt_cqe_own(&rq->cq.wq, cqe, t->cqes++, MLX5_CQE_RESP_SEND);
+}
+
+/* The NIC's side of a striding RQ: a frame of @len bytes at stride
+ * @stride of WQE @wqe_id, consuming @strides strides; a filler CQE
+ * (@len 0) consumes strides without a frame.
+ */
+static void mlx5_rxt_receive_mpwrq(struct mlx5_rxt *t, u16 wqe_id, u16 stride,
+				   u16 strides, unsigned int len, u8 seed)
+{
+	struct mlx5e_rq *rq = t->rq;
+	struct mlx5e_mpw_info *wi = mlx5e_get_mpw_info(rq, wqe_id);
+	u32 off = stride << rq->mpwqe.log_stride_sz;
+	struct mpwrq_cqe_bc *bc;
+	struct mlx5_cqe64 *cqe;
+
+	if (len)
+		mlx5_rxt_fill(page_pool_get_dma_addr(wi->alloc_units[off >> PAGE_SHIFT].page) +
+			      offset_in_page(off) + rq->buff.headroom, len, seed, 0);
+	cqe = mlx5_rxt_next_cqe(&rq->cq.wq, t->cqes);
+	cqe->wqe_id = cpu_to_be16(wqe_id);
+	cqe->wqe_counter = cpu_to_be16(stride);
+	bc = (struct mpwrq_cqe_bc *)&cqe->byte_cnt;
+	bc->filler_consumed_strides = cpu_to_be16(strides | (len ? 0 : 0x8000));
+	bc->byte_cnt = cpu_to_be16(len);
+	mlx5_rxt_cqe_own(&rq->cq.wq, cqe, t->cqes++, MLX5_CQE_RESP_SEND);
+}
+
+struct mlx5_rxt_poll {
+	struct mlx5_rxt *t;
+	int budget;
+	int polled;
+	bool busy;
+};
+
+static void mlx5_rxt_poll_fn(void *arg)
+{
+	struct mlx5_rxt_poll *p = arg;
+	struct mlx5e_rq *rq = p->t->rq;
+	struct napi_struct *napi = &p->t->napi;
+	struct sk_buff *skb, *next;
+
+	/* The RX steps of mlx5e_napi_poll(), under its RCU read lock. */
+	rcu_read_lock();
+	p->polled = mlx5e_poll_rx_cq(&rq->cq, p->budget);
+	if (rq->wq_type == MLX5_WQ_TYPE_CYCLIC)
+		p->busy = INDIRECT_CALL_2(rq->post_wqes, mlx5e_post_rx_mpwqes,
+					  mlx5e_post_rx_wqes, rq);
+	rcu_read_unlock();
+	/* Take what GRO queued for the stack, as gro_normal_list() would. */
+	list_for_each_entry_safe(skb, next, &napi->rx_list, list) {
+		skb_list_del_init(skb);
+		__skb_queue_tail(&p->t->skbs, skb);
+	}
+	napi->rx_count = 0;
+}
+
+/* Runs the RQ's NAPI work in softirq: completions, then the refill. */
+static int mlx5_rxt_poll(struct mlx5_rxt *t, int budget)
+{
+	struct mlx5_rxt_poll p = { .t = t, .budget = budget };
+
+	pp_test_in_softirq(mlx5_rxt_poll_fn, &p);
+	return p.polled;
+}
+
+/* Posts the RQ's WQEs, as mlx5e_open_rq() and the first poll do. */
+static void mlx5_rxt_post(struct mlx5_rxt *t)
+{
+	mlx5_rxt_poll(t, 1);
+}
+
+/* Checks that @skb holds the frame of @len bytes written with @seed. */
+static void mlx5_rxt_expect_frame(struct kunit *test, struct sk_buff *skb,
+				  unsigned int len, u8 seed)
+{
+	unsigned int i, bad = 0;
+	u8 *buf;
+
+	/* eth_type_trans() pulled the Ethernet header. */
+	KUNIT_EXPECT_EQ(test, skb->len + ETH_HLEN, len);
+	KUNIT_EXPECT_PTR_EQ(test, skb_mac_header(skb) + ETH_HLEN, skb->data);
+	if (skb->len + ETH_HLEN != len)
+		return;
+	buf = kunit_kmalloc(test, len, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	memcpy(buf, skb_mac_header(skb), ETH_HLEN);
+	KUNIT_ASSERT_EQ(test, skb_copy_bits(skb, 0, buf + ETH_HLEN,
+					    len - ETH_HLEN), 0);
+	for (i = 0; i < len; i++)
+		if (buf[i] != mlx5_rxt_byte(seed, i))
+			bad++;
+	KUNIT_EXPECT_EQ_MSG(test, bad, 0U, "frame of %u bytes", len);
+	kunit_kfree(test, buf);
+}
+
+static struct mlx5e_wqe_frag_info *mlx5_rxt_frag(struct mlx5_rxt *t, u16 ix)
+{
+	return get_frag(t->rq, ix & (MLX5_RXT_WQ_SZ - 1));
+}
+
+static struct page_pool_stats mlx5_rxt_stats(struct mlx5_rxt *t)
+{
+	return pp_test_stats(t->rq->page_pool);
+}
+
+static void mlx5_rxt_free_skbs(struct mlx5_rxt *t)
+{
+	struct sk_buff *skb;
+
+	while ((skb = __skb_dequeue(&t->skbs)))
+		kfree_skb(skb);
+}
+
+/* Every posted WQE of a legacy RQ: each buffer at its page's DMA address,
+ * past the headroom for the first, on a page of the pool that no other
+ * page slot holds.
+ */
+static void mlx5_rxt_expect_posted(struct kunit *test, struct mlx5_rxt *t)
+{
+	struct mlx5e_rq *rq = t->rq;
+	struct mlx5_wq_cyc *wq = &rq->wqe.wq;
+	u16 tail = wq->wqe_ctr - wq->cur_sz;
+	int bad_addr = 0, foreign = 0, shared = 0;
+	u16 i, j;
+	int f;
+
+	for (i = 0; i < wq->cur_sz; i++) {
+		u16 ix = mlx5_wq_cyc_ctr2ix(wq, tail + i);
+		struct mlx5e_rx_wqe_cyc *wqe = mlx5_wq_cyc_get_wqe(wq, ix);
+		struct mlx5e_wqe_frag_info *frag = get_frag(rq, ix);
+
+		for (f = 0; f < rq->wqe.info.num_frags; f++, frag++) {
+			struct page *page = frag->au->page;
+			u64 want = page_pool_get_dma_addr(page) + frag->offset +
+				   (f ? 0 : rq->buff.headroom);
+
+			if (be64_to_cpu(wqe->data[f].addr) != want)
+				bad_addr++;
+			if (!pp_test_owns(rq->page_pool, page))
+				foreign++;
+		}
+	}
+	/* Page slots of the posted WQEs, each with a page of its own. */
+	for (i = 0; i < wq->cur_sz; i++) {
+		struct mlx5e_wqe_frag_info *a =
+			get_frag(rq, mlx5_wq_cyc_ctr2ix(wq, tail + i));
+
+		for (j = i + 1; j < wq->cur_sz; j++) {
+			struct mlx5e_wqe_frag_info *b =
+				get_frag(rq, mlx5_wq_cyc_ctr2ix(wq, tail + j));
+			int fa, fb;
+
+			for (fa = 0; fa < rq->wqe.info.num_frags; fa++)
+				for (fb = 0; fb < rq->wqe.info.num_frags; fb++)
+					if (a[fa].au != b[fb].au &&
+					    a[fa].au->page == b[fb].au->page)
+						shared++;
+		}
+	}
+	KUNIT_EXPECT_EQ(test, bad_addr, 0);
+	KUNIT_EXPECT_EQ(test, foreign, 0);
+	KUNIT_EXPECT_EQ(test, shared, 0);
+}
+
+/* Page slots (pages) the posted WQEs of a legacy RQ hold. */
+static int mlx5_rxt_posted_pages(struct mlx5_rxt *t)
+{
+	struct mlx5e_rq *rq = t->rq;
+	struct mlx5_wq_cyc *wq = &rq->wqe.wq;
+	u16 tail = wq->wqe_ctr - wq->cur_sz;
+	union mlx5e_alloc_unit *last = NULL;
+	int i, f, n = 0;
+
+	/* Slots are in WQE order, so a page shared by neighbours repeats
+	 * only next to itself.
+	 */
+	for (i = 0; i < wq->cur_sz; i++) {
+		struct mlx5e_wqe_frag_info *frag =
+			get_frag(rq, mlx5_wq_cyc_ctr2ix(wq, tail + i));
+
+		for (f = 0; f < rq->wqe.info.num_frags; f++, frag++) {
+			if (frag->au != last)
+				n++;
+			last = frag->au;
+		}
+	}
+	return n;
+}
+
+/* Posting needed @pages pages: each mapped once, with at most a bulk
+ * refill's worth of spare pages mapped into the pool's cache.
+ */
+static void mlx5_rxt_expect_maps(struct kunit *test, int pages)
+{
+	KUNIT_EXPECT_GE(test, mlx5_rxt_dma.maps, pages);
+	KUNIT_EXPECT_LT(test, mlx5_rxt_dma.maps, pages + PP_ALLOC_CACHE_REFILL);
+	KUNIT_EXPECT_EQ(test, mlx5_rxt_dma.mapped_twice, 0);
+}
+
+/* Waits for the pool to be freed and to have unmapped every page it
+ * mapped, each once.
+ */
+static void mlx5_rxt_expect_released(struct kunit *test, struct mlx5_rxt *t)
+{
+	struct mlx5_rxt_dma *d = &mlx5_rxt_dma;
+	unsigned long flags;
+	bool wait;
+
+	KUNIT_EXPECT_TRUE_MSG(test, pp_test_released(&t->release),
+			      "the pool was not freed");
+	spin_lock_irqsave(&d->lock, flags);
+	d->unmap_target = d->maps;
+	wait = d->unmaps != d->maps;
+	spin_unlock_irqrestore(&d->lock, flags);
+	if (wait && !wait_for_completion_timeout(&d->all_unmapped,
+						 PP_TEST_RELEASE_TIMEOUT))
+		KUNIT_FAIL(test, "%d pages mapped, %d unmapped", d->maps,
+			   d->unmaps);
+	KUNIT_EXPECT_EQ(test, d->unmaps, d->maps);
+	KUNIT_EXPECT_EQ(test, d->mapped_twice, 0);
+	KUNIT_EXPECT_EQ(test, d->unmapped_unknown, 0);
+	KUNIT_EXPECT_EQ(test, d->too_many, 0);
+}
+
+/* a. A legacy RQ at MTU 1500 holds two buffers a page. Posting maps each
+ * page once, through the pool; frames become skbs built on the posted
+ * buffers, marked for recycling, synced for the CPU over the frame; and
+ * their pages go back to the pool as recycled, not released.
+ */
+static void mlx5e_rx_legacy_linear_builds_skbs_on_pool_pages(struct kunit *test)
+{
+	static const unsigned int lens[MLX5_RXT_SKB_BATCH] = {
+		60, 700, 1400, 1514
+	};
+	struct mlx5_rxt *t = mlx5_rxt_start(test, 1500, NULL, false);
+	struct mlx5e_rq *rq = t->rq;
+	struct page_pool *pool = rq->page_pool;
+	struct page_pool_stats before, after;
+	struct sk_buff *skb;
+	int i, maps;
+
+	KUNIT_ASSERT_EQ(test, rq->wqe.info.num_frags, 1);
+	KUNIT_ASSERT_EQ(test, rq->wqe.info.arr[0].frag_stride, 2048);
+	KUNIT_EXPECT_PTR_EQ(test, (void *)rq->wqe.skb_from_cqe,
+			    (void *)mlx5e_skb_from_cqe_linear);
+	KUNIT_EXPECT_EQ(test, rq->buff.headroom, (u16)(NET_IP_ALIGN + NET_SKB_PAD));
+	/* The pool maps and syncs whole pages, in the RQ's direction. */
+	KUNIT_EXPECT_EQ(test, pool->p.flags, (unsigned int)(PP_FLAG_DMA_MAP |
+			PP_FLAG_DMA_SYNC_DEV | PP_FLAG_PAGE_FRAG));
+	KUNIT_EXPECT_EQ(test, pool->p.dma_dir, DMA_FROM_DEVICE);
+	KUNIT_EXPECT_EQ(test, pool->p.offset, 0U);
+	KUNIT_EXPECT_EQ(test, pool->p.max_len, (unsigned int)PAGE_SIZE);
+
+	mlx5_rxt_post(t);
+	KUNIT_EXPECT_EQ(test, rq->wqe.wq.cur_sz, (u16)MLX5_RXT_WQ_SZ);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(t->wq_db), (u32)MLX5_RXT_WQ_SZ);
+	KUNIT_EXPECT_EQ(test, mlx5_rxt_posted_pages(t), MLX5_RXT_WQ_SZ / 2);
+	mlx5_rxt_expect_maps(test, MLX5_RXT_WQ_SZ / 2);
+	maps = mlx5_rxt_dma.maps;
+	KUNIT_EXPECT_EQ(test, mlx5_rxt_dma.dev_syncs_off_range, 0);
+	mlx5_rxt_expect_posted(test, t);
+	for (i = 0; i < MLX5_RXT_WQ_SZ; i += 2)
+		KUNIT_EXPECT_PTR_EQ(test, mlx5_rxt_frag(t, i)->au,
+				    mlx5_rxt_frag(t, i + 1)->au);
+
+	mlx5_rxt_forget_syncs();
+	for (i = 0; i < MLX5_RXT_SKB_BATCH; i++)
+		mlx5_rxt_receive(t, lens[i], i);
+	KUNIT_EXPECT_EQ(test, mlx5_rxt_poll(t, 64), MLX5_RXT_SKB_BATCH);
+	KUNIT_ASSERT_EQ(test, skb_queue_len(&t->skbs), MLX5_RXT_SKB_BATCH);
+	KUNIT_EXPECT_EQ(test, rq->stats->packets, (u64)MLX5_RXT_SKB_BATCH);
+	KUNIT_EXPECT_EQ(test, rq->cq.wq.cc, (u32)MLX5_RXT_SKB_BATCH);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(t->cq_db), (u32)MLX5_RXT_SKB_BATCH);
+	/* Four buffers short of a refill's bulk: nothing mapped anew. */
+	KUNIT_EXPECT_EQ(test, rq->wqe.wq.cur_sz,
+			(u16)(MLX5_RXT_WQ_SZ - MLX5_RXT_SKB_BATCH));
+	KUNIT_EXPECT_EQ(test, mlx5_rxt_dma.maps, maps);
+
+	i = 0;
+	skb_queue_walk(&t->skbs, skb) {
+		struct mlx5e_wqe_frag_info *frag = mlx5_rxt_frag(t, i);
+		struct page *page = frag->au->page;
+		dma_addr_t dma = page_pool_get_dma_addr(page) + frag->offset +
+				 rq->buff.headroom;
+
+		KUNIT_EXPECT_PTR_EQ(test, (void *)skb->head,
+				    page_address(page) + frag->offset);
+		KUNIT_EXPECT_EQ(test, skb_mac_header(skb) - skb->head,
+				rq->buff.headroom);
+		KUNIT_EXPECT_FALSE(test, skb_is_nonlinear(skb));
+		KUNIT_EXPECT_TRUE(test, skb->pp_recycle);
+		KUNIT_EXPECT_EQ(test, skb_get_rx_queue(skb), 0);
+		KUNIT_EXPECT_PTR_EQ(test, skb->dev, t->netdev);
+		KUNIT_EXPECT_TRUE_MSG(test, mlx5_rxt_synced_for_cpu(dma, lens[i]),
+				      "frame %d not synced for the CPU", i);
+		mlx5_rxt_expect_frame(test, skb, lens[i], i);
+		i++;
+	}
+	KUNIT_EXPECT_GE(test, mlx5_rxt_dma.cpu_syncs, MLX5_RXT_SKB_BATCH);
+
+	/* The skbs hold the two pages: the driver's share went back with
+	 * the WQEs, the pages go back with the last skb of each.
+	 */
+	before = mlx5_rxt_stats(t);
+	KUNIT_EXPECT_EQ(test, before.recycle_stats.cached +
+			before.recycle_stats.ring, 0ULL);
+	mlx5_rxt_free_skbs(t);
+	after = mlx5_rxt_stats(t);
+	KUNIT_EXPECT_EQ(test, after.recycle_stats.ring, 2ULL);
+	KUNIT_EXPECT_EQ(test, after.recycle_stats.released_refcnt, 0ULL);
+	KUNIT_EXPECT_EQ(test, after.recycle_stats.ring_full, 0ULL);
+
+	mlx5_rxt_stop(t);
+	mlx5_rxt_expect_released(test, t);
+}
+
+/* b. Lap after lap of the ring, with the stack freeing each batch: once
+ * the pool has what it needs, no page is mapped again, none is released,
+ * each page comes back once per use, and every sync for the device stays
+ * in the page.
+ */
+static void mlx5e_rx_legacy_steady_state_maps_nothing_new(struct kunit *test)
+{
+	struct mlx5_rxt *t = mlx5_rxt_start(test, 1500, NULL, false);
+	int lap, i, j, maps_after_first = 0;
+	struct page_pool_stats s;
+
+	mlx5_rxt_post(t);
+	for (lap = 0; lap < 6; lap++) {
+		for (i = 0; i < MLX5_RXT_WQ_SZ; i += MLX5_RXT_SKB_BATCH) {
+			u8 seed = t->wqe_seq;
+
+			for (j = 0; j < MLX5_RXT_SKB_BATCH; j++)
+				mlx5_rxt_receive(t, 64 + 350 * j, seed + j);
+			KUNIT_ASSERT_EQ(test, mlx5_rxt_poll(t, 64),
+					MLX5_RXT_SKB_BATCH);
+			KUNIT_ASSERT_EQ(test, skb_queue_len(&t->skbs),
+					MLX5_RXT_SKB_BATCH);
+			for (j = 0; j < MLX5_RXT_SKB_BATCH; j++) {
+				struct sk_buff *skb = __skb_dequeue(&t->skbs);
+
+				mlx5_rxt_expect_frame(test, skb, 64 + 350 * j,
+						      seed + j);
+				kfree_skb(skb);
+			}
+			/* The refill keeps the ring at most a bulk short. */
+			KUNIT_EXPECT_GT(test, t->rq->wqe.wq.cur_sz,
+					(u16)(MLX5_RXT_WQ_SZ - 8));
+		}
+		if (!lap)
+			maps_after_first = mlx5_rxt_dma.maps;
+	}
+	mlx5_rxt_expect_posted(test, t);
+	KUNIT_EXPECT_EQ(test, mlx5_rxt_dma.maps, maps_after_first);
+	KUNIT_EXPECT_EQ(test, mlx5_rxt_dma.mapped_twice, 0);
+	KUNIT_EXPECT_EQ(test, mlx5_rxt_dma.dev_syncs_off_range, 0);
+	s = mlx5_rxt_stats(t);
+	/* Two frames a page. */
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.cached + s.recycle_stats.ring,
+			6ULL * MLX5_RXT_WQ_SZ / 2);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.ring_full, 0ULL);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.released_refcnt, 0ULL);
+	KUNIT_EXPECT_EQ(test, t->rq->stats->packets, 6ULL * MLX5_RXT_WQ_SZ);
+	KUNIT_EXPECT_EQ(test, t->rq->stats->buff_alloc_err, 0ULL);
+
+	mlx5_rxt_stop(t);
+	mlx5_rxt_expect_released(test, t);
+}
+
+struct mlx5_rxt_drain {
+	struct page_pool *pool;
+	struct page *pages[512];
+	int n;
+};
+
+static void mlx5_rxt_drain_fn(void *arg)
+{
+	struct mlx5_rxt_drain *d = arg;
+	struct page *page;
+
+	while (d->n < ARRAY_SIZE(d->pages) &&
+	       (page = page_pool_dev_alloc_pages(d->pool)))
+		d->pages[d->n++] = page;
+}
+
+static void mlx5_rxt_undrain_fn(void *arg)
+{
+	struct mlx5_rxt_drain *d = arg;
+
+	while (d->n)
+		page_pool_put_defragged_page(d->pool, d->pages[--d->n], -1,
+					     true);
+}
+
+/* Empties the pool, so that its next pages need new maps: every map
+ * fails while the case takes all the pool has.
+ */
+static void mlx5_rxt_drain(struct mlx5_rxt *t, struct mlx5_rxt_drain *d)
+{
+	d->pool = t->rq->page_pool;
+	d->n = 0;
+	mlx5_rxt_dma.maps_left = 0;
+	pp_test_in_softirq(mlx5_rxt_drain_fn, d);
+}
+
+/* c. At MTU 5000 a WQE has three 2 KiB buffers, and two WQEs share the
+ * page in the middle. A jumbo frame becomes an skb built on the first
+ * buffer with the others as page fragments. Refills whose page maps fail
+ * part way post whole pages only and keep no page twice; the teardown
+ * after leaks nothing.
+ */
+static void mlx5e_rx_legacy_nonlinear_refill_faults_leak_nothing(struct kunit *test)
+{
+	static const unsigned int lens[MLX5_RXT_SKB_BATCH] = {
+		5000, 200, 3000, 4100
+	};
+	static const int budgets[] = { 0, 2, 0, 4 };
+	struct mlx5_rxt *t = mlx5_rxt_start(test, 5000, NULL, false);
+	struct mlx5e_rq *rq = t->rq;
+	struct mlx5e_rq_frags_info *info = &rq->wqe.info;
+	struct mlx5_rxt_drain *drain;
+	struct mlx5e_wqe_frag_info *frag;
+	dma_addr_t dma;
+	struct page_pool_stats s;
+	struct sk_buff *skb;
+	unsigned int done;
+	int i, f;
+
+	KUNIT_ASSERT_EQ(test, info->num_frags, 3);
+	for (f = 0; f < 3; f++)
+		KUNIT_ASSERT_EQ(test, info->arr[f].frag_stride, 2048);
+	KUNIT_EXPECT_PTR_EQ(test, (void *)rq->wqe.skb_from_cqe,
+			    (void *)mlx5e_skb_from_cqe_nonlinear);
+	drain = kunit_kzalloc(test, sizeof(*drain), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, drain);
+
+	mlx5_rxt_post(t);
+	/* Three buffers a WQE, two a page. */
+	KUNIT_EXPECT_EQ(test, rq->wqe.wq.cur_sz, (u16)MLX5_RXT_WQ_SZ);
+	KUNIT_EXPECT_EQ(test, mlx5_rxt_posted_pages(t), MLX5_RXT_WQ_SZ * 3 / 2);
+	mlx5_rxt_expect_maps(test, MLX5_RXT_WQ_SZ * 3 / 2);
+	mlx5_rxt_expect_posted(test, t);
+	KUNIT_EXPECT_PTR_EQ(test, mlx5_rxt_frag(t, 0)[2].au,
+			    mlx5_rxt_frag(t, 1)[0].au);
+
+	mlx5_rxt_forget_syncs();
+	for (i = 0; i < MLX5_RXT_SKB_BATCH; i++)
+		mlx5_rxt_receive(t, lens[i], 10 + i);
+	KUNIT_EXPECT_EQ(test, mlx5_rxt_poll(t, 64), MLX5_RXT_SKB_BATCH);
+	KUNIT_ASSERT_EQ(test, skb_queue_len(&t->skbs), MLX5_RXT_SKB_BATCH);
+	i = 0;
+	skb_queue_walk(&t->skbs, skb) {
+		frag = mlx5_rxt_frag(t, i);
+		KUNIT_EXPECT_PTR_EQ(test, (void *)skb->head,
+				    page_address(frag->au->page) + frag->offset);
+		KUNIT_EXPECT_TRUE(test, skb->pp_recycle);
+		KUNIT_EXPECT_EQ(test, skb_headlen(skb) + ETH_HLEN,
+				min_t(unsigned int, lens[i], info->arr[0].frag_size));
+		mlx5_rxt_expect_frame(test, skb, lens[i], 10 + i);
+		/* Each buffer the frame used, on its page, synced for the
+		 * CPU over what it holds.
+		 */
+		done = min_t(unsigned int, lens[i], info->arr[0].frag_size);
+		dma = page_pool_get_dma_addr(frag->au->page) + frag->offset;
+		KUNIT_EXPECT_TRUE(test, mlx5_rxt_synced_for_cpu(dma + rq->buff.headroom,
+								done));
+		for (f = 1; done < lens[i]; f++) {
+			skb_frag_t *sf = &skb_shinfo(skb)->frags[f - 1];
+			unsigned int n = min_t(unsigned int, lens[i] - done,
+					       info->arr[f].frag_size);
+
+			KUNIT_ASSERT_LT(test, f - 1, (int)skb_shinfo(skb)->nr_frags);
+			KUNIT_EXPECT_PTR_EQ(test, skb_frag_page(sf),
+					    frag[f].au->page);
+			KUNIT_EXPECT_EQ(test, skb_frag_off(sf), frag[f].offset);
+			KUNIT_EXPECT_EQ(test, skb_frag_size(sf), n);
+			dma = page_pool_get_dma_addr(frag[f].au->page) +
+			      frag[f].offset;
+			KUNIT_EXPECT_TRUE(test, mlx5_rxt_synced_for_cpu(dma, n));
+			done += n;
+		}
+		KUNIT_EXPECT_EQ(test, (int)skb_shinfo(skb)->nr_frags, f - 1);
+		i++;
+	}
+
+	/* Four more frames, their skbs held: the refill of eight WQEs needs
+	 * twelve pages. The pool is emptied before each try, and its maps
+	 * fail from the start, then after 2 (the second WQE fails), 0, and
+	 * 4 (the third fails).
+	 */
+	for (i = 0; i < MLX5_RXT_SKB_BATCH; i++)
+		mlx5_rxt_receive(t, 100, 20 + i);
+	for (i = 0; i < ARRAY_SIZE(budgets); i++) {
+		int err_before = rq->stats->buff_alloc_err;
+
+		mlx5_rxt_drain(t, drain);
+		mlx5_rxt_dma.maps_left = budgets[i];
+		mlx5_rxt_poll(t, 64);
+		mlx5_rxt_dma.maps_left = -1;
+		pp_test_in_softirq(mlx5_rxt_undrain_fn, drain);
+		KUNIT_EXPECT_EQ(test, rq->stats->buff_alloc_err,
+				(u64)err_before + 1);
+		/* WQEs go in pairs that cover whole pages: the first pair
+		 * after the four maps, none before.
+		 */
+		KUNIT_EXPECT_EQ(test, rq->wqe.wq.wqe_ctr & info->wqe_index_mask,
+				0);
+		mlx5_rxt_expect_posted(test, t);
+	}
+	KUNIT_EXPECT_GT(test, mlx5_rxt_dma.map_errors, 0);
+	KUNIT_EXPECT_EQ(test, rq->wqe.wq.cur_sz, (u16)(MLX5_RXT_WQ_SZ - 6));
+
+	/* Maps work again: the refill after two more frames fills the
+	 * ring.
+	 */
+	mlx5_rxt_receive(t, 100, 30);
+	mlx5_rxt_receive(t, 100, 31);
+	mlx5_rxt_poll(t, 64);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&t->skbs), 2U * MLX5_RXT_SKB_BATCH + 2);
+	KUNIT_EXPECT_EQ(test, rq->wqe.wq.cur_sz, (u16)MLX5_RXT_WQ_SZ);
+	mlx5_rxt_expect_posted(test, t);
+
+	mlx5_rxt_free_skbs(t);
+	s = mlx5_rxt_stats(t);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.released_refcnt, 0ULL);
+	mlx5_rxt_stop(t);
+	mlx5_rxt_expect_released(test, t);
+}
+
+/* d. XDP_DROP on a legacy RQ: a page a buffer, mapped both ways, synced
+ * for the device from XDP's headroom over the buffer; each dropped
+ * frame's page goes straight back to the pool's cache when its WQE is
+ * freed in NAPI, and the refill takes it from there.
+ */
+static void mlx5e_rx_xdp_drop_recycles_direct(struct kunit *test)
+{
+	struct bpf_prog *prog = mlx5_rxt_xdp_prog(test, XDP_DROP, 0);
+	struct mlx5_rxt *t = mlx5_rxt_start(test, 1500, prog, false);
+	struct mlx5e_rq *rq = t->rq;
+	struct page_pool *pool = rq->page_pool;
+	struct page_pool_stats s;
+	int i, j, maps, n = 3 * MLX5_RXT_WQ_SZ;
+
+	KUNIT_ASSERT_EQ(test, rq->wqe.info.arr[0].frag_stride, (int)PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, rq->buff.headroom,
+			(u16)(NET_IP_ALIGN + XDP_PACKET_HEADROOM));
+	KUNIT_EXPECT_EQ(test, pool->p.dma_dir, DMA_BIDIRECTIONAL);
+	KUNIT_EXPECT_EQ(test, pool->p.offset, (unsigned int)rq->buff.headroom);
+	KUNIT_EXPECT_EQ(test, pool->p.max_len,
+			(unsigned int)rq->wqe.info.arr[0].frag_size);
+
+	mlx5_rxt_post(t);
+	mlx5_rxt_expect_maps(test, MLX5_RXT_WQ_SZ);
+	maps = mlx5_rxt_dma.maps;
+	for (i = 0; i < n; i += 16) {
+		for (j = 0; j < 16; j++)
+			mlx5_rxt_receive(t, 60 + 90 * j, j);
+		KUNIT_ASSERT_EQ(test, mlx5_rxt_poll(t, 64), 16);
+	}
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&t->skbs), 0U);
+	KUNIT_EXPECT_EQ(test, mlx5_rxt_xdp.runs, n);
+	KUNIT_EXPECT_EQ(test, rq->stats->xdp_drop, (u64)n);
+	s = mlx5_rxt_stats(t);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.cached, (u64)n);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.ring, 0ULL);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.released_refcnt, 0ULL);
+	KUNIT_EXPECT_EQ(test, mlx5_rxt_dma.maps, maps);
+	KUNIT_EXPECT_EQ(test, mlx5_rxt_dma.dev_syncs_off_range, 0);
+	mlx5_rxt_expect_posted(test, t);
+
+	mlx5_rxt_stop(t);
+	bpf_prog_free(prog);
+	mlx5_rxt_expect_released(test, t);
+}
+
+/* d. XDP_PASS: the skb is built on the page with XDP's headroom in front,
+ * and goes back to the pool when freed.
+ */
+static void mlx5e_rx_xdp_pass_builds_skb(struct kunit *test)
+{
+	struct bpf_prog *prog = mlx5_rxt_xdp_prog(test, XDP_PASS, 0);
+	struct mlx5_rxt *t = mlx5_rxt_start(test, 1500, prog, false);
+	struct page_pool_stats s;
+	struct sk_buff *skb;
+	struct page *page;
+
+	mlx5_rxt_post(t);
+	page = mlx5_rxt_frag(t, 0)->au->page;
+	mlx5_rxt_receive(t, 1400, 9);
+	KUNIT_EXPECT_EQ(test, mlx5_rxt_poll(t, 64), 1);
+	KUNIT_ASSERT_EQ(test, skb_queue_len(&t->skbs), 1U);
+	skb = skb_peek(&t->skbs);
+	KUNIT_EXPECT_PTR_EQ(test, (void *)skb->head, page_address(page));
+	KUNIT_EXPECT_EQ(test, skb_mac_header(skb) - skb->head,
+			t->rq->buff.headroom);
+	KUNIT_EXPECT_TRUE(test, skb->pp_recycle);
+	mlx5_rxt_expect_frame(test, skb, 1400, 9);
+	s = mlx5_rxt_stats(t);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.cached + s.recycle_stats.ring,
+			0ULL);
+	mlx5_rxt_free_skbs(t);
+	s = mlx5_rxt_stats(t);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.ring, 1ULL);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.released_refcnt, 0ULL);
+
+	mlx5_rxt_stop(t);
+	bpf_prog_free(prog);
+	mlx5_rxt_expect_released(test, t);
+}
+
+/* XDP_REDIRECT to another interface: the frame takes the page, which
+ * stays mapped (the pool's mapping, no longer the driver's to undo), and
+ * goes back to the pool when the far side returns the frame.
+ */
+static void mlx5e_rx_xdp_redirect_frame_holds_page(struct kunit *test)
+{
+	struct mlx5_rxt_fwd *f = &mlx5_rxt_fwd;
+	struct page_pool_stats s;
+	struct net_device *fwd;
+	struct bpf_prog *prog;
+	struct page *pages[4];
+	struct mlx5_rxt *t;
+	int i;
+
+	fwd = mlx5_rxt_fwd_start(test);
+	prog = mlx5_rxt_xdp_prog(test, XDP_REDIRECT, 0);
+	mlx5_rxt_xdp.redirect_to = fwd->ifindex;
+	t = mlx5_rxt_start(test, 1500, prog, false);
+	memset(f, 0, sizeof(*f));
+	mlx5_rxt_post(t);
+	for (i = 0; i < 4; i++) {
+		pages[i] = mlx5_rxt_frag(t, i)->au->page;
+		mlx5_rxt_receive(t, 100 + 400 * i, i);
+	}
+	KUNIT_EXPECT_EQ(test, mlx5_rxt_poll(t, 64), 4);
+	KUNIT_EXPECT_EQ(test, t->rq->stats->xdp_redirect, 4ULL);
+	KUNIT_EXPECT_EQ(test, t->rq->stats->xdp_drop, 0ULL);
+	KUNIT_ASSERT_EQ(test, f->n, 4);
+	s = mlx5_rxt_stats(t);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.cached + s.recycle_stats.ring,
+			0ULL);
+	KUNIT_EXPECT_EQ(test, mlx5_rxt_dma.unmaps, 0);
+	for (i = 0; i < 4; i++) {
+		struct xdp_frame *xdpf = f->frames[i];
+
+		KUNIT_EXPECT_PTR_EQ(test, virt_to_page(xdpf->data), pages[i]);
+		KUNIT_EXPECT_EQ(test, xdpf->len, 100U + 400 * i);
+		KUNIT_EXPECT_EQ(test, ((u8 *)xdpf->data)[xdpf->len - 1],
+				mlx5_rxt_byte(i, xdpf->len - 1));
+		KUNIT_EXPECT_NE(test, page_pool_get_dma_addr(pages[i]), 0);
+		xdp_return_frame(xdpf);
+	}
+	s = mlx5_rxt_stats(t);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.ring, 4ULL);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.released_refcnt, 0ULL);
+
+	mlx5_rxt_stop(t);
+	bpf_prog_free(prog);
+	unregister_netdev(fwd);
+	free_netdev(fwd);
+	mlx5_rxt_expect_released(test, t);
+}
+
+struct mlx5_rxt_sq_poll {
+	struct mlx5e_xdpsq *sq;
+};
+
+static void mlx5_rxt_sq_poll_fn(void *arg)
+{
+	struct mlx5_rxt_sq_poll *p = arg;
+
+	mlx5e_poll_xdpsq_cq(&p->sq->cq);
+}
+
+/* d. XDP_TX: the frame goes out on the XDP SQ from the RX page itself, at
+ * the DMA address the pool keeps, synced for the device over the frame;
+ * the WQE's free keeps the page for the SQ. A completion polled in NAPI
+ * puts the page straight back in the pool's cache; the SQ's teardown
+ * gives back the pages it still holds.
+ */
+static void mlx5e_rx_xdp_tx_returns_pages_to_pool(struct kunit *test)
+{
+	static const unsigned int lens[4] = { 60, 700, 1400, 1514 };
+	struct mlx5_rxt_sq_poll sp;
+	struct page_pool_stats s;
+	struct mlx5_cqe64 *cqe;
+	struct mlx5e_xdpsq *sq;
+	struct page *pages[4];
+	struct bpf_prog *prog;
+	struct mlx5_rxt *t;
+	int i, maps;
+
+	if (!IS_ENABLED(CONFIG_X86))
+		kunit_skip(test, "the doorbell is a store to host memory on x86 only");
+	prog = mlx5_rxt_xdp_prog(test, XDP_TX, 0);
+	t = mlx5_rxt_start(test, 1500, prog, false);
+	sq = t->sq;
+	mlx5_rxt_post(t);
+	maps = mlx5_rxt_dma.maps;
+	mlx5_rxt_forget_syncs();
+	for (i = 0; i < 4; i++) {
+		pages[i] = mlx5_rxt_frag(t, i)->au->page;
+		mlx5_rxt_receive(t, lens[i], i);
+	}
+	KUNIT_EXPECT_EQ(test, mlx5_rxt_poll(t, 64), 4);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&t->skbs), 0U);
+	KUNIT_EXPECT_EQ(test, t->rq->stats->xdp_drop, 0ULL);
+	KUNIT_EXPECT_EQ(test, sq->stats->xmit, 4ULL);
+	KUNIT_EXPECT_EQ(test, sq->pc, 4);
+	/* The poll rang the doorbell for what it queued. */
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(t->sq_db), 4U);
+	KUNIT_EXPECT_NE(test, *t->uar, 0ULL);
+	for (i = 0; i < 4; i++) {
+		struct mlx5e_tx_wqe *wqe = mlx5_wq_cyc_get_wqe(&sq->wq, i);
+		dma_addr_t dma = page_pool_get_dma_addr(pages[i]) +
+				 t->rq->buff.headroom;
+
+		KUNIT_EXPECT_EQ(test, be64_to_cpu(wqe->data[0].addr), (u64)dma);
+		KUNIT_EXPECT_EQ(test, be32_to_cpu(wqe->data[0].byte_count),
+				lens[i]);
+		KUNIT_EXPECT_TRUE_MSG(test, mlx5_rxt_synced(mlx5_rxt_dma.dev_log,
+							    mlx5_rxt_dma.dev_syncs,
+							    dma, lens[i]),
+				      "frame %d not synced for the device", i);
+	}
+	/* The WQEs were freed, but the SQ holds their pages. */
+	s = mlx5_rxt_stats(t);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.cached + s.recycle_stats.ring,
+			0ULL);
+
+	/* One completion for the first two frames, polled in NAPI. */
+	cqe = mlx5_rxt_next_cqe(&sq->cq.wq, t->sq_cqes);
+	cqe->wqe_counter = cpu_to_be16(1);
+	mlx5_rxt_cqe_own(&sq->cq.wq, cqe, t->sq_cqes++, MLX5_CQE_REQ);
+	sp.sq = sq;
+	pp_test_in_softirq(mlx5_rxt_sq_poll_fn, &sp);
+	KUNIT_EXPECT_EQ(test, sq->cc, 2);
+	s = mlx5_rxt_stats(t);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.cached, 2ULL);
+
+	/* The SQ goes down with two frames in flight. */
+	mlx5e_free_xdpsq_descs(sq);
+	clear_bit(MLX5E_SQ_STATE_ENABLED, &sq->state);
+	s = mlx5_rxt_stats(t);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.cached + s.recycle_stats.ring,
+			4ULL);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.released_refcnt, 0ULL);
+	KUNIT_EXPECT_EQ(test, mlx5_rxt_dma.maps, maps);
+
+	mlx5_rxt_stop(t);
+	bpf_prog_free(prog);
+	mlx5_rxt_expect_released(test, t);
+}
+
+/* d. Multi-buffer XDP at MTU 9000: three pages a WQE. Before the program
+ * runs the frame holds each of its pages; XDP_DROP gives them back, and
+ * every page of the WQE goes back to the pool's cache once.
+ */
+static void mlx5e_rx_xdp_multibuf_drop_gives_back_every_page(struct kunit *test)
+{
+	static const unsigned int lens[4] = { 9000, 5000, 3000, 100 };
+	struct bpf_prog *prog = mlx5_rxt_xdp_prog(test, XDP_DROP, 0);
+	struct mlx5_rxt *t = mlx5_rxt_start(test, 9000, prog, false);
+	struct mlx5e_rq *rq = t->rq;
+	struct page_pool_stats s;
+	int i, j, maps, n = 2 * MLX5_RXT_WQ_SZ;
+
+	KUNIT_ASSERT_EQ(test, rq->wqe.info.num_frags, 3);
+	KUNIT_EXPECT_EQ(test, rq->page_pool->p.offset, 0U);
+	KUNIT_EXPECT_EQ(test, rq->page_pool->p.max_len, (unsigned int)PAGE_SIZE);
+	mlx5_rxt_post(t);
+	KUNIT_EXPECT_EQ(test, mlx5_rxt_posted_pages(t), 3 * MLX5_RXT_WQ_SZ);
+	mlx5_rxt_expect_maps(test, 3 * MLX5_RXT_WQ_SZ);
+	maps = mlx5_rxt_dma.maps;
+	for (i = 0; i < n; i += 16) {
+		for (j = 0; j < 16; j++)
+			mlx5_rxt_receive(t, lens[j % 4], j);
+		KUNIT_ASSERT_EQ(test, mlx5_rxt_poll(t, 64), 16);
+	}
+	KUNIT_EXPECT_EQ(test, rq->stats->xdp_drop, (u64)n);
+	KUNIT_EXPECT_EQ(test, mlx5_rxt_xdp.last_len, lens[3]);
+	s = mlx5_rxt_stats(t);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.cached, 3ULL * n);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.released_refcnt, 0ULL);
+	KUNIT_EXPECT_EQ(test, mlx5_rxt_dma.maps, maps);
+	mlx5_rxt_expect_posted(test, t);
+
+	mlx5_rxt_stop(t);
+	bpf_prog_free(prog);
+	mlx5_rxt_expect_released(test, t);
+}
+
+/* d. A program trims the tail of 9000-byte frames by 2000 bytes, which
+ * frees their last fragment through the XDP memory model, then drops
+ * them or passes them. Each page goes back to the pool once: the trimmed
+ * one through __xdp_return() and the WQE's free, the others with the
+ * drop or the skb.
+ */
+static void mlx5e_rx_xdp_multibuf_trim_then_drop_or_pass(struct kunit *test)
+{
+	struct bpf_prog *prog = mlx5_rxt_xdp_prog(test, XDP_DROP, 2000);
+	struct mlx5_rxt *t = mlx5_rxt_start(test, 9000, prog, false);
+	struct mlx5e_rq *rq = t->rq;
+	struct page_pool_stats s;
+	struct sk_buff *skb;
+	struct page *pages[3];
+	int i, f;
+
+	mlx5_rxt_post(t);
+	for (i = 0; i < 8; i++)
+		mlx5_rxt_receive(t, 9000, i);
+	KUNIT_ASSERT_EQ(test, mlx5_rxt_poll(t, 64), 8);
+	KUNIT_EXPECT_EQ(test, mlx5_rxt_xdp.trim_err, 0);
+	KUNIT_EXPECT_EQ(test, mlx5_rxt_xdp.last_len, 7000U);
+	KUNIT_EXPECT_EQ(test, rq->stats->xdp_drop, 8ULL);
+	s = mlx5_rxt_stats(t);
+	/* The trimmed page came back by __xdp_return() outside the cache's
+	 * reach; its last user went with the WQE, in NAPI.
+	 */
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.cached, 3ULL * 8);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.ring, 0ULL);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.released_refcnt, 0ULL);
+
+	/* Now passed: the skb keeps the head and one fragment. */
+	mlx5_rxt_xdp.act = XDP_PASS;
+	for (f = 0; f < 3; f++)
+		pages[f] = mlx5_rxt_frag(t, t->wqe_seq)[f].au->page;
+	mlx5_rxt_receive(t, 9000, 42);
+	KUNIT_ASSERT_EQ(test, mlx5_rxt_poll(t, 64), 1);
+	KUNIT_ASSERT_EQ(test, skb_queue_len(&t->skbs), 1U);
+	skb = skb_peek(&t->skbs);
+	KUNIT_EXPECT_PTR_EQ(test, (void *)skb->head, page_address(pages[0]));
+	KUNIT_ASSERT_EQ(test, (int)skb_shinfo(skb)->nr_frags, 1);
+	KUNIT_EXPECT_PTR_EQ(test, skb_frag_page(&skb_shinfo(skb)->frags[0]),
+			    pages[1]);
+	KUNIT_EXPECT_TRUE(test, skb->pp_recycle);
+	mlx5_rxt_expect_frame(test, skb, 7000, 42);
+	s = mlx5_rxt_stats(t);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.cached, 3ULL * 8 + 1);
+	mlx5_rxt_free_skbs(t);
+	s = mlx5_rxt_stats(t);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.ring, 2ULL);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.released_refcnt, 0ULL);
+
+	mlx5_rxt_stop(t);
+	bpf_prog_free(prog);
+	mlx5_rxt_expect_released(test, t);
+}
+
+struct mlx5_rxt_mpw_fill {
+	struct mlx5_rxt *t;
+	u16 ix;
+	int err;
+};
+
+/* What mlx5e_alloc_rx_mpwqe() does before it posts the UMR: a page of the
+ * pool in each slot of the WQE.
+ */
+static void mlx5_rxt_mpw_fill_fn(void *arg)
+{
+	struct mlx5_rxt_mpw_fill *p = arg;
+	struct mlx5e_rq *rq = p->t->rq;
+	struct mlx5e_mpw_info *wi = mlx5e_get_mpw_info(rq, p->ix);
+	int i;
+
+	for (i = 0; i < rq->mpwqe.pages_per_wqe; i++) {
+		p->err = mlx5e_page_alloc_pool(rq, &wi->alloc_units[i]);
+		if (p->err)
+			return;
+		wi->pp_refs[i] = 0;
+	}
+	bitmap_zero(wi->xdp_xmit_bitmap, rq->mpwqe.pages_per_wqe);
+	wi->consumed_strides = 0;
+	/* The UMR completed: the WQE goes to the device. */
+	mlx5e_post_rx_mpwqe(rq, 1);
+}
+
+static void mlx5_rxt_mpw_fill(struct kunit *test, struct mlx5_rxt *t, u16 ix)
+{
+	struct mlx5_rxt_mpw_fill p = { .t = t, .ix = ix };
+
+	pp_test_in_softirq(mlx5_rxt_mpw_fill_fn, &p);
+	KUNIT_ASSERT_EQ(test, p.err, 0);
+}
+
+/* e. A striding RQ with linear skbs: frames at their strides become skbs
+ * built on the WQE's pages; when the strides of the WQE are used up, the
+ * pages no skb holds go straight back to the pool's cache, the others
+ * when their skbs are freed, and the next fill of the WQE maps nothing.
+ */
+static void mlx5e_rx_striding_linear_skbs_and_recycle(struct kunit *test)
+{
+	static const unsigned int lens[MLX5_RXT_SKB_BATCH] = {
+		60, 1514, 1000, 1500
+	};
+	struct mlx5_rxt *t = mlx5_rxt_start(test, 1500, NULL, true);
+	struct mlx5e_rq *rq = t->rq;
+	struct mlx5e_mpw_info *wi;
+	struct page_pool_stats s;
+	struct sk_buff *skb;
+	dma_addr_t dma;
+	int i, maps;
+
+	KUNIT_EXPECT_EQ(test, rq->page_pool->p.offset, 0U);
+	KUNIT_EXPECT_EQ(test, rq->page_pool->p.max_len, (unsigned int)PAGE_SIZE);
+	mlx5_rxt_mpw_fill(test, t, 0);
+	mlx5_rxt_mpw_fill(test, t, 1);
+	mlx5_rxt_expect_maps(test, 2 * MLX5_RXT_MPW_PAGES);
+	KUNIT_EXPECT_EQ(test, rq->mpwqe.wq.cur_sz, 2);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(t->wq_db), 2U);
+	wi = mlx5e_get_mpw_info(rq, 0);
+	for (i = 0; i < MLX5_RXT_MPW_PAGES; i++)
+		KUNIT_EXPECT_TRUE(test, pp_test_owns(rq->page_pool,
+						     wi->alloc_units[i].page));
+
+	/* Strides 0 to 3: the first two pages. */
+	mlx5_rxt_forget_syncs();
+	for (i = 0; i < MLX5_RXT_SKB_BATCH; i++)
+		mlx5_rxt_receive_mpwrq(t, 0, i, 1, lens[i], i);
+	KUNIT_EXPECT_EQ(test, mlx5_rxt_poll(t, 64), MLX5_RXT_SKB_BATCH);
+	KUNIT_ASSERT_EQ(test, skb_queue_len(&t->skbs), MLX5_RXT_SKB_BATCH);
+	i = 0;
+	skb_queue_walk(&t->skbs, skb) {
+		u32 off = i << MLX5_RXT_MPW_LOG_STRIDE;
+		struct page *page = wi->alloc_units[off >> PAGE_SHIFT].page;
+
+		KUNIT_EXPECT_PTR_EQ(test, (void *)skb->head,
+				    page_address(page) + offset_in_page(off));
+		KUNIT_EXPECT_EQ(test, skb_mac_header(skb) - skb->head,
+				rq->buff.headroom);
+		KUNIT_EXPECT_TRUE(test, skb->pp_recycle);
+		dma = page_pool_get_dma_addr(page) + offset_in_page(off);
+		KUNIT_EXPECT_TRUE(test, mlx5_rxt_synced_for_cpu(dma + rq->buff.headroom,
+								lens[i]));
+		mlx5_rxt_expect_frame(test, skb, lens[i], i);
+		i++;
+	}
+	KUNIT_EXPECT_EQ(test, rq->mpwqe.wq.cur_sz, 2);
+
+	/* A filler completion uses up the WQE's other strides. */
+	mlx5_rxt_receive_mpwrq(t, 0, MLX5_RXT_SKB_BATCH,
+			       MLX5_RXT_MPW_STRIDES - MLX5_RXT_SKB_BATCH, 0, 0);
+	KUNIT_EXPECT_EQ(test, mlx5_rxt_poll(t, 64), 1);
+	KUNIT_EXPECT_EQ(test, rq->stats->mpwqe_filler_cqes, 1ULL);
+	KUNIT_EXPECT_EQ(test, rq->mpwqe.wq.cur_sz, 1);
+	s = mlx5_rxt_stats(t);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.cached,
+			(u64)MLX5_RXT_MPW_PAGES - 2);
+	mlx5_rxt_free_skbs(t);
+	s = mlx5_rxt_stats(t);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.ring, 2ULL);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.released_refcnt, 0ULL);
+
+	/* The WQE is filled again from what came back. */
+	maps = mlx5_rxt_dma.maps;
+	mlx5_rxt_mpw_fill(test, t, 2);
+	KUNIT_EXPECT_EQ(test, mlx5_rxt_dma.maps, maps);
+	KUNIT_EXPECT_EQ(test, rq->mpwqe.wq.cur_sz, 2);
+
+	mlx5_rxt_stop(t);
+	mlx5_rxt_expect_released(test, t);
+}
+
+/* f. The RQ goes down while the stack still holds skbs of jumbo frames:
+ * the pool stays until the last of them is freed, then unmaps every page
+ * once; kmemleak and DMA-API debug check the rest after the suites.
+ */
+static void mlx5e_rx_teardown_with_skbs_held_leaks_nothing(struct kunit *test)
+{
+	struct mlx5_rxt *t = mlx5_rxt_start(test, 5000, NULL, false);
+	int i;
+
+	mlx5_rxt_post(t);
+	for (i = 0; i < MLX5_RXT_SKB_BATCH; i++)
+		mlx5_rxt_receive(t, 2000 + 1000 * i, i);
+	KUNIT_EXPECT_EQ(test, mlx5_rxt_poll(t, 64), MLX5_RXT_SKB_BATCH);
+	KUNIT_ASSERT_EQ(test, skb_queue_len(&t->skbs), MLX5_RXT_SKB_BATCH);
+
+	mlx5_rxt_stop(t);
+	/* The skbs hold pages 0 to 5 of the ring: the pool waits for them. */
+	KUNIT_EXPECT_FALSE(test, completion_done(&t->release.released));
+	KUNIT_EXPECT_LE(test, mlx5_rxt_dma.maps - mlx5_rxt_dma.unmaps, 6);
+	for (i = 0; i < MLX5_RXT_SKB_BATCH; i++) {
+		struct sk_buff *skb = __skb_dequeue(&t->skbs);
+
+		mlx5_rxt_expect_frame(test, skb, 2000 + 1000 * i, i);
+		kfree_skb(skb);
+	}
+	mlx5_rxt_expect_released(test, t);
+}
+
+static int mlx5_rxt_init(struct kunit *test)
+{
+	memset(&mlx5_rxt_dma, 0, sizeof(mlx5_rxt_dma));
+	spin_lock_init(&mlx5_rxt_dma.lock);
+	init_completion(&mlx5_rxt_dma.all_unmapped);
+	mlx5_rxt_dma.unmap_target = -1;
+	mlx5_rxt_dma.maps_left = -1;
+	memset(&mlx5_rxt_xdp, 0, sizeof(mlx5_rxt_xdp));
+	mlx5_rxt_mem_disconnect = NULL;
+	pp_test_pin_cpu();
+	return 0;
+}
+
+static void mlx5_rxt_exit(struct kunit *test)
+{
+	pp_test_unpin_cpu();
+}
+
+static int mlx5_rxt_suite_init(struct kunit_suite *suite)
+{
+	if (PAGE_SIZE != 4096)
+		return -EOPNOTSUPP;
+	mlx5_rxt_dev = root_device_register("mlx5e_rx_test");
+	if (IS_ERR(mlx5_rxt_dev))
+		return PTR_ERR(mlx5_rxt_dev);
+	mlx5_rxt_dev->dma_mask = &mlx5_rxt_dev->coherent_dma_mask;
+	if (dma_set_mask_and_coherent(mlx5_rxt_dev, DMA_BIT_MASK(64))) {
+		root_device_unregister(mlx5_rxt_dev);
+		return -EIO;
+	}
+	set_dma_ops(mlx5_rxt_dev, &mlx5_rxt_dma_ops);
+	return 0;
+}
+
+static void mlx5_rxt_suite_exit(struct kunit_suite *suite)
+{
+	root_device_unregister(mlx5_rxt_dev);
+}
+
+static struct kunit_case mlx5_rxt_cases[] = {
+	KUNIT_CASE(mlx5e_rx_legacy_linear_builds_skbs_on_pool_pages),
+	KUNIT_CASE(mlx5e_rx_legacy_steady_state_maps_nothing_new),
+	KUNIT_CASE(mlx5e_rx_legacy_nonlinear_refill_faults_leak_nothing),
+	KUNIT_CASE(mlx5e_rx_xdp_drop_recycles_direct),
+	KUNIT_CASE(mlx5e_rx_xdp_pass_builds_skb),
+	KUNIT_CASE(mlx5e_rx_xdp_tx_returns_pages_to_pool),
+	KUNIT_CASE(mlx5e_rx_xdp_redirect_frame_holds_page),
+	KUNIT_CASE(mlx5e_rx_xdp_multibuf_drop_gives_back_every_page),
+	KUNIT_CASE(mlx5e_rx_xdp_multibuf_trim_then_drop_or_pass),
+	KUNIT_CASE(mlx5e_rx_striding_linear_skbs_and_recycle),
+	KUNIT_CASE(mlx5e_rx_teardown_with_skbs_held_leaks_nothing),
+	{}
+};
+
+static struct kunit_suite mlx5_rxt_suite = {
+	.name = "mlx5e_rx",
+	.init = mlx5_rxt_init,
+	.exit = mlx5_rxt_exit,
+	.suite_init = mlx5_rxt_suite_init,
+	.suite_exit = mlx5_rxt_suite_exit,
+	.test_cases = mlx5_rxt_cases,
+};
+
+kunit_test_suite(mlx5_rxt_suite);
