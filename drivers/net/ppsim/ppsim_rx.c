@@ -438,7 +438,7 @@ static bool ppsim_loopback(struct ppsim_rxq *q, struct xdp_frame *f)
 	return sent;
 }
 
-/* End of a NAPI poll: unless TX is stalled, the device sends what the
+/* End of a NAPI poll with budget: unless TX is stalled, the device sends what the
  * TX ring holds and completes it at once. Our own XDP_TX pages go back
  * to the pool's cache, as only this queue's NAPI may do; frames from
  * other devices are looped back into this queue and returned to their
@@ -640,12 +640,17 @@ static int ppsim_poll(struct napi_struct *napi, int budget)
 		q->cons++;
 		work++;
 	}
-	ppsim_tx_complete(q);
-	if (q->xdp_flush) {
-		xdp_do_flush();
-		q->xdp_flush = false;
+	/* Budget 0 (netpoll, maybe from hard IRQ): no XDP and no pool
+	 * access, whose direct paths belong to a NAPI poll proper.
+	 */
+	if (budget) {
+		ppsim_tx_complete(q);
+		if (q->xdp_flush) {
+			xdp_do_flush();
+			q->xdp_flush = false;
+		}
+		ppsim_refill(q);
 	}
-	ppsim_refill(q);
 	ppsim_wire_kick(q);
 
 	/* Nothing posted at all (allocation failed): keep polling. */
