@@ -420,35 +420,46 @@ static int ppsim_xdp_tx(struct ppsim_rxq *q, struct xdp_buff *xdp)
 }
 
 /* The device copies a frame into the next posted buffer of @q, as its
- * wire's far end sends it back; false when none is posted.
+ * wire's far end sends it back: 0, -ENOBUFS when no buffer is posted
+ * yet, or -EINVAL when the frame is too long or the queue is stopping
+ * (it is then dropped).
  */
-static bool ppsim_loopback(struct ppsim_rxq *q, struct xdp_frame *f)
+static int ppsim_loopback(struct ppsim_rxq *q, struct xdp_frame *f)
 {
 	struct ppsim_buf *b;
-	bool sent = false;
+	int err = -EINVAL;
 
 	spin_lock(&q->dev_lock);
-	b = q->stopping ? NULL : ppsim_dev_next(q);
-	if (b && f->len <= PPSIM_FRAME_MAX) {
-		memcpy(ppsim_dev_addr(q->priv, b), f->data, f->len);
-		ppsim_dev_complete(q, f->len);
-		sent = true;
+	if (!q->stopping && f->len <= PPSIM_FRAME_MAX) {
+		b = ppsim_dev_next(q);
+		err = -ENOBUFS;
+		if (b) {
+			memcpy(ppsim_dev_addr(q->priv, b), f->data, f->len);
+			ppsim_dev_complete(q, f->len);
+			err = 0;
+		}
 	}
 	spin_unlock(&q->dev_lock);
-	return sent;
+	return err;
 }
 
-/* End of a NAPI poll with budget: unless TX is stalled, the device sends what the
- * TX ring holds and completes it at once. Our own XDP_TX pages go back
- * to the pool's cache, as only this queue's NAPI may do; frames from
- * other devices are looped back into this queue and returned to their
- * owner through the path any context may take.
+/* End of a NAPI poll with budget: unless TX is stalled, the device sends
+ * what the TX ring holds and completes it at once. Our own XDP_TX pages
+ * go back to the pool's cache, as only this queue's NAPI may do; frames
+ * from other devices are looped back into this queue and returned to
+ * their owner through the path any context may take. A frame that finds
+ * no posted RX buffer stays on the ring, with those after it, for the
+ * next poll: the caller refills and polls again.
+ *
+ * Return: true when frames were left on the ring.
  */
-static void ppsim_tx_complete(struct ppsim_rxq *q)
+static bool ppsim_tx_complete(struct ppsim_rxq *q)
 {
 	struct ppsim_priv *priv = q->priv;
 	u32 done = 0, sent = 0, lost = 0;
 	struct ppsim_tx_ent *e;
+	bool more = false;
+	int err;
 
 	spin_lock(&q->tx_lock);
 	/* Read under the lock: see ppsim_xdp_xmit() and ppsim_tx_kick(). */
@@ -459,10 +470,15 @@ static void ppsim_tx_complete(struct ppsim_rxq *q)
 				xdp_return_frame_rx_napi(e->frame);
 				continue;
 			}
-			if (ppsim_loopback(q, e->frame))
-				sent++;
-			else
+			err = ppsim_loopback(q, e->frame);
+			if (err == -ENOBUFS) {
+				more = true;
+				break;
+			}
+			if (err)
 				lost++;
+			else
+				sent++;
 			xdp_return_frame(e->frame);
 		}
 		if (done)
@@ -473,6 +489,7 @@ static void ppsim_tx_complete(struct ppsim_rxq *q)
 		atomic64_add(sent, &priv->xdp_xmit);
 	if (lost)
 		atomic64_add(lost, &priv->xdp_xmit_drop);
+	return more;
 }
 
 /* Teardown: the queue's NAPI is stopped and nothing can send to it any
@@ -631,6 +648,7 @@ static int ppsim_poll(struct napi_struct *napi, int budget)
 	struct ppsim_rxq *q = container_of(napi, struct ppsim_rxq, napi);
 	/* Pairs with the device's release: the frames before done are written. */
 	u32 done = smp_load_acquire(&q->done);
+	bool tx_more = false;
 	int work = 0;
 
 	while (work < budget && q->cons != done) {
@@ -644,7 +662,7 @@ static int ppsim_poll(struct napi_struct *napi, int budget)
 	 * access, whose direct paths belong to a NAPI poll proper.
 	 */
 	if (budget) {
-		ppsim_tx_complete(q);
+		tx_more = ppsim_tx_complete(q);
 		if (q->xdp_flush) {
 			xdp_do_flush();
 			q->xdp_flush = false;
@@ -653,8 +671,10 @@ static int ppsim_poll(struct napi_struct *napi, int budget)
 	}
 	ppsim_wire_kick(q);
 
-	/* Nothing posted at all (allocation failed): keep polling. */
-	if (q->post == q->cons)
+	/* Nothing posted at all (allocation failed), or TX frames wait
+	 * for RX buffers (the refill above posted them): keep polling.
+	 */
+	if (q->post == q->cons || tx_more)
 		return budget;
 	if (work < budget)
 		napi_complete_done(napi, work);
