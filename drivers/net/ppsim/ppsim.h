@@ -198,6 +198,10 @@ struct ppsim_priv {
 	atomic64_t tx_dropped;
 	atomic64_t xdp_xmit;
 	atomic64_t xdp_xmit_drop;
+#ifdef CONFIG_PAGE_POOL_STATS
+	/* The counters of the pools destroyed so far; RTNL. */
+	struct page_pool_stats pp_retired;
+#endif
 };
 
 extern const char * const ppsim_mode_names[PPSIM_MODE_NR];

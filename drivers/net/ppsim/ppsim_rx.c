@@ -992,6 +992,15 @@ static void ppsim_rxq_free(struct ppsim_rxq *q)
 	if (q->xdp_rxq_reg)
 		xdp_rxq_info_unreg(&q->xdp_rxq);
 	q->xdp_rxq_reg = false;
+#ifdef CONFIG_PAGE_POOL_STATS
+	/* The pool's counters go with it: keep them, so that the device's
+	 * add up across restarts. What the queue held (its posted buffers,
+	 * its TX ring) is back by now; pages still out elsewhere return
+	 * after and are not counted.
+	 */
+	if (q->pp)
+		page_pool_get_stats(q->pp, &priv->pp_retired);
+#endif
 	if (q->pp)
 		page_pool_destroy(q->pp);
 	q->pp = NULL;
