@@ -494,10 +494,14 @@ static bool ppsim_tx_complete(struct ppsim_rxq *q)
 
 /* Teardown: the queue's NAPI is stopped and nothing can send to it any
  * more. The frames still on the TX ring are not sent; they go back to
- * their owners (this queue's pool, the page allocator, or another
- * device's pool) from process context, which must not touch a pool's
- * NAPI cache. Runs before the queue's pool is destroyed, so that the
- * pool can be freed at once, and counts the frames as done.
+ * their owners: this queue's pool, the page allocator, or the pool of
+ * another device, or of another queue of ours, that redirected them to
+ * us. With its NAPI stopped this queue's own pool is ours and could take
+ * its pages directly, but a foreign pool's cache belongs to its NAPI,
+ * which may be running: those frames must take the path any context
+ * may, and xdp_return_frame() does that for all of them. Runs before
+ * the queue's pool is destroyed, so that the pool can be freed at once,
+ * and counts the frames as done.
  */
 static void ppsim_xdp_tx_release(struct ppsim_rxq *q)
 {
@@ -865,7 +869,9 @@ netdev_tx_t ppsim_xmit(struct sk_buff *skb, struct net_device *ndev)
  * set they are held on that queue's XDP TX ring instead, as far as it
  * has room, and sent when TX resumes (or released when the queue stops).
  *
- * Context: another device's NAPI, RCU read side.
+ * Context: the NAPI of the device whose program redirected the frames,
+ * another device or this one (a redirect to the device itself, from any
+ * of its queues to the sending CPU's); RCU read side.
  * Return: the number of frames sent or held, the rest are the caller's
  * to free; -ENETDOWN when the device is down, -EINVAL for unknown flags.
  */
