@@ -45,6 +45,8 @@
 #define RCVBUF		(64 << 20)
 /* Entries of a queue's XDP TX ring (PPSIM_XDP_TX_RING). */
 #define TX_RING		128
+/* A new device's RX ring size (PPSIM_RING_DEF). */
+#define RING_DEF	1024
 
 #define DEBUGFS		"/sys/kernel/debug"
 #define FAIL_PAGE_ALLOC	DEBUGFS "/fail_page_alloc/"
@@ -1022,6 +1024,73 @@ static void tx_counts(const char *ifname, struct tx_counts *c)
 }
 
 /*
+ * Pages that came back to the device's pools through their return ring,
+ * or that found it full and were freed: the way back for any page that
+ * is not returned by its pool's own NAPI. The counters include the pools
+ * the device destroyed since it was created.
+ */
+static long long pp_ring_returns(const char *ifname)
+{
+	return ethtool_stat(ifname, "rx_pp_recycle_ring") +
+	       ethtool_stat(ifname, "rx_pp_recycle_ring_full");
+}
+
+/* Waits until rx_pp_recycle_cached stops moving; returns it. */
+static long long pp_cached_settled(const char *ifname)
+{
+	long long v = ethtool_stat(ifname, "rx_pp_recycle_cached"), last;
+	int i = 0;
+
+	do {
+		last = v;
+		usleep(50000);
+		v = ethtool_stat(ifname, "rx_pp_recycle_cached");
+	} while (v != last && ++i < 100);
+	return v;
+}
+
+/*
+ * In pool mode (a page per frame), @queues queues were just torn down,
+ * each holding @held frames on its TX ring: each gave its RING_DEF
+ * posted buffers and its held frames back to its pool, none of them
+ * through the cache of a NAPI that no longer runs. @before is
+ * pp_ring_returns() from just before.
+ */
+static void pool_returned(struct __test_metadata *_metadata,
+			  const char *ifname, const char *mode,
+			  long long before, int queues, int held)
+{
+	if (strcmp(mode, "pool"))
+		return;
+	EXPECT_EQ((long long)queues * (RING_DEF + held),
+		  pp_ring_returns(ifname) - before);
+}
+
+/* Reads @ifname's MAC address into @mac; 0 or -errno. */
+static int if_get_mac(const char *ifname, struct sockaddr *mac)
+{
+	struct ifreq ifr = {};
+	int err;
+
+	snprintf(ifr.ifr_name, IFNAMSIZ, "%s", ifname);
+	err = if_ioctl(SIOCGIFHWADDR, &ifr);
+	if (!err)
+		*mac = ifr.ifr_hwaddr;
+	return err;
+}
+
+/* Gives @ifname the MAC address @mac; 0 or -errno. */
+static int if_set_mac(const char *ifname, const struct sockaddr *mac)
+{
+	struct ifreq ifr = {};
+
+	snprintf(ifr.ifr_name, IFNAMSIZ, "%s", ifname);
+	ifr.ifr_hwaddr = *mac;
+	ifr.ifr_hwaddr.sa_family = ARPHRD_ETHER;
+	return if_ioctl(SIOCSIFHWADDR, &ifr);
+}
+
+/*
  * XDP_TX with TX stalled and the TX rings empty: of @per_queue frames to
  * every queue, its ring holds the first TX_RING; the rest are dropped
  * and counted in xdp_tx_full, not as errors; none completes, and none
@@ -1067,18 +1136,24 @@ static void tx_released(struct __test_metadata *_metadata,
  * every way a queue goes away while its ring holds frames gives them
  * back: a channel change, ifdown (with a mode switch), detaching the
  * program, clearing tx_stall (which sends them), and destroying the
- * device, also while another device holds frames from our pools. The
- * pools are freed as their last pages come back: the log scan (a pool's
- * report of pages in flight) and in QEMU kmemleak and DMA-API debug
- * check that nothing leaked.
+ * device, also while another device holds frames from our pools. In pool
+ * mode the pool counters, which outlive the pools, show that each queue
+ * torn down returned its posted buffers and its held frames to its pool.
+ * The pools are freed as their last pages come back: the log scan (a
+ * pool's report of pages in flight) and in QEMU kmemleak and DMA-API
+ * debug check that nothing leaked.
  */
 TEST_F_TIMEOUT(ppsim, tx_ring_full, 120)
 {
 	const char *other = strcmp(variant->mode, "pool") ? "pool" : "frag";
-	const unsigned int per_queue = 1000;
+	const unsigned int per_queue = 1000, redir_len = 128;
+	bool has_pool = !strcmp(variant->mode, "pool") ||
+			!strcmp(variant->mode, "frag");
 	struct tx_counts c[NUM_RXQ], now[NUM_RXQ];
-	long long pkts, drop;
+	long long pkts, drop, ring, cached;
 	char peer[IFNAMSIZ], val[8];
+	struct rx_result r = {};
+	struct sockaddr mac;
 	int fd, q;
 
 	/* Bad values are refused and change nothing. */
@@ -1097,17 +1172,27 @@ TEST_F_TIMEOUT(ppsim, tx_ring_full, 120)
 	ASSERT_EQ(0, dev_attr_read(DEV_ID, "tx_stall", val, sizeof(val)));
 	EXPECT_STREQ("1", val);
 
-	/* Channel change: both queues go, the counters stay. */
+	/* Channel change: both queues go, the counters stay; then the
+	 * one left goes, holding nothing.
+	 */
 	tx_fill(_metadata, self, per_queue, c);
+	ring = pp_ring_returns(self->ifname);
 	ASSERT_EQ(0, set_rxqs(self->ifname, 1));
 	EXPECT_EQ(c[0].done + TX_RING, qstat(self->ifname, 0, "xdp_tx_done"));
+	pool_returned(_metadata, self->ifname, variant->mode, ring,
+		      NUM_RXQ, TX_RING);
+	ring = pp_ring_returns(self->ifname);
 	ASSERT_EQ(0, set_rxqs(self->ifname, NUM_RXQ));
 	tx_released(_metadata, self->ifname, c);
+	pool_returned(_metadata, self->ifname, variant->mode, ring, 1, 0);
 
 	/* ifdown, in our mode and after a mode switch. */
 	tx_fill(_metadata, self, per_queue, c);
+	ring = pp_ring_returns(self->ifname);
 	ASSERT_EQ(0, if_set_up(self->ifname, 0));
 	tx_released(_metadata, self->ifname, c);
+	pool_returned(_metadata, self->ifname, variant->mode, ring,
+		      NUM_RXQ, TX_RING);
 	ASSERT_EQ(0, dev_attr_write(DEV_ID, "rx_mode", other));
 	ASSERT_EQ(0, if_set_up(self->ifname, 1));
 	tx_fill(_metadata, self, per_queue, c);
@@ -1118,8 +1203,11 @@ TEST_F_TIMEOUT(ppsim, tx_ring_full, 120)
 
 	/* Detaching the program restarts the queues. */
 	tx_fill(_metadata, self, per_queue, c);
+	ring = pp_ring_returns(self->ifname);
 	ASSERT_EQ(0, xdp_attach(self->ifname, -1));
 	tx_released(_metadata, self->ifname, c);
+	pool_returned(_metadata, self->ifname, variant->mode, ring,
+		      NUM_RXQ, TX_RING);
 	ASSERT_EQ(0, xdp_attach(self->ifname, fd));
 
 	/* TX resumes: what was held is sent, and nothing is held after. */
@@ -1142,9 +1230,9 @@ TEST_F_TIMEOUT(ppsim, tx_ring_full, 120)
 	}
 
 	/* Frames redirected to a stalled peer wait on its TX ring, which
-	 * holds TX_RING of them and refuses the rest; our device goes away
-	 * while the peer holds its pages. When the peer's TX resumes it
-	 * sends them, looped back into its RX queue, intact.
+	 * holds TX_RING of them and refuses the rest. Attaching the
+	 * program restarts our queues: the wire numbers each queue's
+	 * frames from 0 again, and the peer holds the first of each.
 	 */
 	ASSERT_EQ(0, xdp_attach(self->ifname, -1));
 	close(fd);
@@ -1155,7 +1243,7 @@ TEST_F_TIMEOUT(ppsim, tx_ring_full, 120)
 	fd = xdp_set(self->ifname, 0, if_nametoindex(peer));
 	ASSERT_LE(0, fd);
 	pkts = rxq_sum(self->ifname, "packets", NUM_RXQ);
-	ASSERT_EQ(0, wire_send(DEV_ID, per_queue, 64));
+	ASSERT_EQ(0, wire_send(DEV_ID, per_queue, redir_len));
 	ASSERT_EQ(0, wire_idle(DEV_ID, self->ifname,
 			       pkts + (long long)per_queue * NUM_RXQ));
 	drop = per_queue * NUM_RXQ - TX_RING;
@@ -1165,8 +1253,38 @@ TEST_F_TIMEOUT(ppsim, tx_ring_full, 120)
 	EXPECT_EQ(0, ethtool_stat(peer, "rx0_xdp_tx_done"));
 	EXPECT_EQ(0, ethtool_stat(peer, "rx0_packets"));
 
+	/* The peer resumes while we are up and idle: it sends what it
+	 * held (to a MAC address not its own, so its stack drops them)
+	 * and returns our pages from its NAPI, which is not our pools'
+	 * owner: through their return rings, never into the cache of our
+	 * queues' NAPIs.
+	 */
+	cached = pp_cached_settled(self->ifname);
+	ring = pp_ring_returns(self->ifname);
+	ASSERT_EQ(0, dev_attr_write(DEV_ID + 1, "tx_stall", "0"));
+	EXPECT_EQ(TX_RING, wait_stat(peer, "rx0_xdp_tx_done", TX_RING));
+	EXPECT_EQ(TX_RING, wait_stat(peer, "xdp_xmit", TX_RING));
+	EXPECT_EQ(TX_RING, wait_stat(peer, "rx0_packets", TX_RING));
+	EXPECT_EQ(0, ethtool_stat(peer, "rx0_bad"));
+	if (has_pool)
+		EXPECT_EQ(cached, ethtool_stat(self->ifname,
+					       "rx_pp_recycle_cached"));
+	if (!strcmp(variant->mode, "pool"))
+		EXPECT_EQ(TX_RING, pp_ring_returns(self->ifname) - ring);
+
+	/* Held again, the wire's numbers going on from per_queue. */
+	ASSERT_EQ(0, dev_attr_write(DEV_ID + 1, "tx_stall", "1"));
+	pkts = rxq_sum(self->ifname, "packets", NUM_RXQ);
+	ASSERT_EQ(0, wire_send(DEV_ID, per_queue, redir_len));
+	ASSERT_EQ(0, wire_idle(DEV_ID, self->ifname,
+			       pkts + (long long)per_queue * NUM_RXQ));
+	EXPECT_EQ(2 * drop, wait_stat(peer, "xdp_xmit_drop", 2 * drop));
+	EXPECT_EQ(2 * drop, ethtool_stat(peer, "rx0_xdp_tx_full"));
+
 	/* Stalled ourselves too: our device goes with frames held both
-	 * in its own TX rings and in the peer's.
+	 * in its own TX rings and in the peer's. Our XDP_TX frames are
+	 * shorter than the held ones: a held page given back early and
+	 * reused for one of them shows.
 	 */
 	ASSERT_EQ(0, xdp_attach(self->ifname, -1));
 	close(fd);
@@ -1174,15 +1292,29 @@ TEST_F_TIMEOUT(ppsim, tx_ring_full, 120)
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, dev_attr_write(DEV_ID, "tx_stall", "1"));
 	tx_fill(_metadata, self, per_queue, c);
+	ASSERT_EQ(0, if_get_mac(self->ifname, &mac));
 	ASSERT_EQ(0, dev_destroy(DEV_ID));
 	close(fd);
 
+	/* The peer takes our MAC and address: what it sends now loops
+	 * back to our socket, which must get every held frame intact,
+	 * each queue's in sequence from per_queue on.
+	 */
+	ASSERT_EQ(0, if_set_mac(peer, &mac));
+	ASSERT_EQ(0, if_set_addr(peer));
 	ASSERT_EQ(0, dev_attr_write(DEV_ID + 1, "tx_stall", "0"));
-	EXPECT_EQ(TX_RING, wait_stat(peer, "rx0_xdp_tx_done", TX_RING));
-	EXPECT_EQ(TX_RING, wait_stat(peer, "xdp_xmit", TX_RING));
-	EXPECT_EQ(TX_RING, wait_stat(peer, "rx0_packets", TX_RING));
+	EXPECT_EQ(2 * TX_RING, wait_stat(peer, "rx0_xdp_tx_done", 2 * TX_RING));
+	EXPECT_EQ(2 * TX_RING, wait_stat(peer, "xdp_xmit", 2 * TX_RING));
+	EXPECT_EQ(2 * TX_RING, wait_stat(peer, "rx0_packets", 2 * TX_RING));
 	EXPECT_EQ(0, ethtool_stat(peer, "rx0_bad"));
-	EXPECT_EQ(drop, ethtool_stat(peer, "xdp_xmit_drop"));
+	EXPECT_EQ(2 * drop, ethtool_stat(peer, "xdp_xmit_drop"));
+	for (q = 0; q < NUM_RXQ; q++)
+		r.next_seq[q] = per_queue;
+	receive(self->sock, &r, TX_RING, redir_len);
+	EXPECT_EQ(TX_RING, r.frames);
+	EXPECT_EQ(0, r.bad);
+	EXPECT_EQ(0, r.order);
+	EXPECT_EQ(0, socket_empty(self->sock));
 	ASSERT_EQ(0, dev_destroy(DEV_ID + 1));
 }
 
@@ -1277,16 +1409,11 @@ static int link_del(const char *ifname)
 /* Gives @to the MAC address of @from. */
 static int if_copy_mac(const char *to, const char *from)
 {
-	struct ifreq ifr = {};
+	struct sockaddr mac;
 	int err;
 
-	snprintf(ifr.ifr_name, IFNAMSIZ, "%s", from);
-	err = if_ioctl(SIOCGIFHWADDR, &ifr);
-	if (err)
-		return err;
-	snprintf(ifr.ifr_name, IFNAMSIZ, "%s", to);
-	ifr.ifr_hwaddr.sa_family = ARPHRD_ETHER;
-	return if_ioctl(SIOCSIFHWADDR, &ifr);
+	err = if_get_mac(from, &mac);
+	return err ? err : if_set_mac(to, &mac);
 }
 
 /*
