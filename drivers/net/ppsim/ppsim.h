@@ -24,7 +24,9 @@
 #define PPSIM_FRAME_MIN		ETH_ZLEN
 /* Frames the generator writes before it lets NAPI run. */
 #define PPSIM_WIRE_BATCH	64
-/* XDP_TX frames a queue holds until the end of its NAPI poll. */
+/* Entries in a queue's XDP TX ring: XDP_TX frames and frames other
+ * devices redirect to us wait there for their completion.
+ */
 #define PPSIM_XDP_TX_RING	128
 
 enum ppsim_mode {
@@ -73,6 +75,10 @@ struct ppsim_rxq_stats {
 	u64_stats_t xdp_redirect;
 	u64_stats_t xdp_aborted;
 	struct u64_stats_sync syncp;
+	/* Written under the TX ring's lock, by any context. */
+	u64_stats_t xdp_tx_full;
+	u64_stats_t xdp_tx_done;
+	struct u64_stats_sync tx_syncp;
 };
 
 /* A consistent copy of one queue's counters. */
@@ -87,9 +93,23 @@ struct ppsim_rxq_counts {
 	u64 xdp_tx;
 	u64 xdp_redirect;
 	u64 xdp_aborted;
+	u64 xdp_tx_full;
+	u64 xdp_tx_done;
 };
 
 struct ppsim_priv;
+
+/**
+ * struct ppsim_tx_ent - a frame on a queue's XDP TX ring
+ * @frame: the frame
+ * @xmit: redirected to us by another device (ndo_xdp_xmit): its pages are
+ *	not ours to recycle straight into a pool's cache; otherwise an
+ *	XDP_TX frame of this queue
+ */
+struct ppsim_tx_ent {
+	struct xdp_frame *frame;
+	bool xmit;
+};
 
 /* One RX queue: descriptor ring, completion queue, NAPI.
  *
@@ -115,9 +135,16 @@ struct ppsim_rxq {
 	struct xdp_rxq_info xdp_rxq;
 	bool xdp_rxq_reg;
 	bool xdp_flush;			/* a redirect is pending this poll */
-	/* XDP_TX: frames for the TX ring, sent at the end of the poll */
-	struct xdp_frame *xdp_tx[PPSIM_XDP_TX_RING];
-	u32 xdp_tx_n;
+
+	/* The XDP TX ring: frames wait on it until the end of the NAPI
+	 * poll, or while the device's TX is stalled, until it resumes or
+	 * the queue stops. The indices run free; @tx_lock serialises
+	 * NAPI, ndo_xdp_xmit on any CPU, and the queue's teardown.
+	 */
+	spinlock_t tx_lock;
+	u32 tx_head;			/* the next frame to complete */
+	u32 tx_tail;			/* the next free entry */
+	struct ppsim_tx_ent tx_ring[PPSIM_XDP_TX_RING];
 
 	/* device side: the wire generator and TX loopback */
 	spinlock_t dev_lock;	/* serialises the device's writers */
@@ -166,10 +193,15 @@ struct ppsim_priv {
 	struct ppsim_rxq *rxq;
 	struct bpf_prog *xdp_prog;
 	bool xmit_ok;		/* ndo_xdp_xmit may use rxq */
+	bool tx_stall;		/* TX holds its frames: sysfs tx_stall */
 	struct ppsim_rxq_stats stats[PPSIM_MAX_RXQ];
 	atomic64_t tx_dropped;
 	atomic64_t xdp_xmit;
 	atomic64_t xdp_xmit_drop;
+#ifdef CONFIG_PAGE_POOL_STATS
+	/* The counters of the pools destroyed so far; RTNL. */
+	struct page_pool_stats pp_retired;
+#endif
 };
 
 extern const char * const ppsim_mode_names[PPSIM_MODE_NR];
@@ -182,6 +214,7 @@ void ppsim_rxq_stats_read(const struct ppsim_rxq_stats *s,
 netdev_tx_t ppsim_xmit(struct sk_buff *skb, struct net_device *ndev);
 int ppsim_xdp_xmit(struct net_device *ndev, int n, struct xdp_frame **frames,
 		   u32 flags);
+void ppsim_tx_kick(struct ppsim_priv *priv);
 int ppsim_reconfigure(struct ppsim_priv *priv, u32 num_rxq, u32 ring_size);
 int ppsim_wire_start(struct ppsim_priv *priv, u32 frames, u32 len);
 u32 ppsim_wire_left(struct ppsim_priv *priv);

@@ -11,6 +11,7 @@
 static const char * const ppsim_rxq_stat_names[] = {
 	"packets", "bytes", "drops", "alloc_fail", "bad",
 	"xdp_pass", "xdp_drop", "xdp_tx", "xdp_redirect", "xdp_aborted",
+	"xdp_tx_full", "xdp_tx_done",
 };
 
 static const char * const ppsim_dev_stat_names[] = {
@@ -30,8 +31,9 @@ static void ppsim_get_drvinfo(struct net_device *ndev,
 }
 
 /* Per queue counters for every queue configured, then the device's, then
- * the pools' counters summed over the queues (zero in modes without a
- * pool, so the layout depends only on the queue count).
+ * the pools' counters summed over the queues and over the pools destroyed
+ * before (zero in modes without a pool, so the layout depends only on the
+ * queue count).
  */
 static int ppsim_get_sset_count(struct net_device *ndev, int sset)
 {
@@ -63,9 +65,10 @@ static void ppsim_get_strings(struct net_device *ndev, u32 sset, u8 *data)
 static void ppsim_pool_stats(struct ppsim_priv *priv, u64 *data)
 {
 #ifdef CONFIG_PAGE_POOL_STATS
-	struct page_pool_stats pps = {};
+	struct page_pool_stats pps = priv->pp_retired;
 	u32 i;
 
+	ASSERT_RTNL();
 	/* The queues exist only while the device is up. */
 	if (priv->rxq)
 		for (i = 0; i < priv->num_rxq; i++)
@@ -94,6 +97,8 @@ static void ppsim_get_ethtool_stats(struct net_device *ndev,
 		*data++ = s.xdp_tx;
 		*data++ = s.xdp_redirect;
 		*data++ = s.xdp_aborted;
+		*data++ = s.xdp_tx_full;
+		*data++ = s.xdp_tx_done;
 	}
 	*data++ = atomic64_read(&priv->tx_dropped);
 	*data++ = atomic64_read(&priv->xdp_xmit);

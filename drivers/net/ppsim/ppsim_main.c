@@ -2,7 +2,8 @@
 /*
  * ppsim: devices on the "ppsim" bus, created and destroyed through
  * /sys/bus/ppsim/{new_device,del_device}, each with one netdev; the
- * per-device knobs (RX mode, the wire) are attributes of the bus device.
+ * per-device knobs (RX mode, the wire, TX stall) are attributes of the
+ * bus device.
  */
 #include <linux/bpf.h>
 #include <linux/dma-mapping.h>
@@ -255,9 +256,42 @@ static ssize_t wire_store(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RW(wire);
 
+static ssize_t tx_stall_show(struct device *dev, struct device_attribute *attr,
+			     char *buf)
+{
+	struct ppsim_priv *priv = netdev_priv(to_ppsim_dev(dev)->ndev);
+
+	return sysfs_emit(buf, "%d\n", READ_ONCE(priv->tx_stall));
+}
+
+/* "1": TX stops completing; XDP_TX frames and frames redirected to the
+ * device wait on the XDP TX rings, dropped when a ring is full. "0": TX
+ * resumes and sends what the rings hold.
+ */
+static ssize_t tx_stall_store(struct device *dev,
+			      struct device_attribute *attr, const char *buf,
+			      size_t count)
+{
+	struct ppsim_priv *priv = netdev_priv(to_ppsim_dev(dev)->ndev);
+	u32 stall;
+
+	if (kstrtou32(buf, 10, &stall) || stall > 1) {
+		dev_warn(dev, "tx_stall: want 0 (TX runs) or 1 (TX holds its frames)\n");
+		return -EINVAL;
+	}
+	rtnl_lock();
+	WRITE_ONCE(priv->tx_stall, stall);
+	if (!stall)
+		ppsim_tx_kick(priv);
+	rtnl_unlock();
+	return count;
+}
+static DEVICE_ATTR_RW(tx_stall);
+
 static struct attribute *ppsim_dev_attrs[] = {
 	&dev_attr_rx_mode.attr,
 	&dev_attr_wire.attr,
+	&dev_attr_tx_stall.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(ppsim_dev);
@@ -300,8 +334,10 @@ static struct net_device *ppsim_netdev_create(struct ppsim_dev *pdev,
 	priv->num_rxq = num_rxq;
 	priv->ring_size = PPSIM_RING_DEF;
 	priv->use_dma = IS_ENABLED(CONFIG_HAS_DMA);
-	for (i = 0; i < PPSIM_MAX_RXQ; i++)
+	for (i = 0; i < PPSIM_MAX_RXQ; i++) {
 		u64_stats_init(&priv->stats[i].syncp);
+		u64_stats_init(&priv->stats[i].tx_syncp);
+	}
 	eth_hw_addr_random(ndev);
 	SET_NETDEV_DEV(ndev, &pdev->dev);
 

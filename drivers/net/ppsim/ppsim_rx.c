@@ -230,6 +230,37 @@ static void ppsim_buf_put(struct ppsim_rxq *q, struct ppsim_buf *b,
 	b->page = NULL;
 }
 
+/* ---- the device: where it writes, and its completions ---- */
+
+static void *ppsim_dev_addr(struct ppsim_priv *priv, const struct ppsim_buf *b)
+{
+#ifdef CONFIG_HAS_DMA
+	if (priv->use_dma)
+		return phys_to_virt(dma_to_phys(ppsim_dma_dev(priv),
+						b->dma + b->off));
+#endif
+	return page_address(b->page) + b->off;
+}
+
+/* The next posted buffer the device may write, or NULL. */
+static struct ppsim_buf *ppsim_dev_next(struct ppsim_rxq *q)
+{
+	/* Pairs with ppsim_refill()'s release: the descriptor is complete. */
+	if (q->fill == smp_load_acquire(&q->post))
+		return NULL;
+	return &q->ring[q->fill & q->mask];
+}
+
+/* Writes the completion for the buffer at fill and raises the "IRQ". */
+static void ppsim_dev_complete(struct ppsim_rxq *q, u32 len)
+{
+	q->cq[q->fill & q->mask].len = len;
+	q->fill++;
+	/* The frame and its length before the index NAPI reads them by. */
+	smp_store_release(&q->done, q->fill);
+	napi_schedule(&q->napi);
+}
+
 /* ---- NAPI ---- */
 
 static void ppsim_refill(struct ppsim_rxq *q)
@@ -343,30 +374,175 @@ static bool ppsim_frame_bad(const u8 *va, u32 len)
 	return ntohs(h->len) != len || ntohl(h->csum) != csum;
 }
 
-/* Queues an XDP_TX frame for the TX ring; false if it is full. */
-static bool ppsim_xdp_tx(struct ppsim_rxq *q, struct xdp_buff *xdp)
+static void ppsim_tx_count(struct ppsim_rxq *q, u32 full, u32 done)
 {
-	struct xdp_frame *f;
+	struct ppsim_rxq_stats *st = q->stats;
 
-	if (q->xdp_tx_n == PPSIM_XDP_TX_RING)
+	u64_stats_update_begin(&st->tx_syncp);
+	u64_stats_add(&st->xdp_tx_full, full);
+	u64_stats_add(&st->xdp_tx_done, done);
+	u64_stats_update_end(&st->tx_syncp);
+}
+
+/* Puts a frame on the TX ring; false if the ring is full. Caller holds
+ * tx_lock.
+ */
+static bool ppsim_tx_put(struct ppsim_rxq *q, struct xdp_frame *f, bool xmit)
+{
+	struct ppsim_tx_ent *e;
+
+	if (q->tx_tail - q->tx_head == PPSIM_XDP_TX_RING)
 		return false;
-	f = xdp_convert_buff_to_frame(xdp);
-	if (unlikely(!f))
-		return false;
-	q->xdp_tx[q->xdp_tx_n++] = f;
+	e = &q->tx_ring[q->tx_tail++ % PPSIM_XDP_TX_RING];
+	e->frame = f;
+	e->xmit = xmit;
 	return true;
 }
 
-/* The device sends the TX ring and completes it at once: the pages go
- * back to their pool from NAPI, as a real TX completion would.
+/* Queues an XDP_TX frame for the TX ring: 0, -ENOSPC when the ring is
+ * full (counted in xdp_tx_full), or -ENOMEM when the frame has no room
+ * for its xdp_frame.
  */
-static void ppsim_xdp_tx_flush(struct ppsim_rxq *q)
+static int ppsim_xdp_tx(struct ppsim_rxq *q, struct xdp_buff *xdp)
+{
+	struct xdp_frame *f;
+	bool queued;
+
+	f = xdp_convert_buff_to_frame(xdp);
+	if (unlikely(!f))
+		return -ENOMEM;
+	spin_lock(&q->tx_lock);
+	queued = ppsim_tx_put(q, f, false);
+	if (!queued)
+		ppsim_tx_count(q, 1, 0);
+	spin_unlock(&q->tx_lock);
+	return queued ? 0 : -ENOSPC;
+}
+
+/* The device copies a frame into the next posted buffer of @q, as its
+ * wire's far end sends it back: 0, -ENOBUFS when no buffer is posted
+ * yet, or -EINVAL when the frame is too long or the queue is stopping
+ * (it is then dropped).
+ */
+static int ppsim_loopback(struct ppsim_rxq *q, struct xdp_frame *f)
+{
+	struct ppsim_buf *b;
+	int err = -EINVAL;
+
+	spin_lock(&q->dev_lock);
+	if (!q->stopping && f->len <= PPSIM_FRAME_MAX) {
+		b = ppsim_dev_next(q);
+		err = -ENOBUFS;
+		if (b) {
+			memcpy(ppsim_dev_addr(q->priv, b), f->data, f->len);
+			ppsim_dev_complete(q, f->len);
+			err = 0;
+		}
+	}
+	spin_unlock(&q->dev_lock);
+	return err;
+}
+
+/* End of a NAPI poll with budget: unless TX is stalled, the device sends
+ * what the TX ring holds and completes it at once. Our own XDP_TX pages
+ * go back to the pool's cache, as only this queue's NAPI may do; frames
+ * from other devices are looped back into this queue and returned to
+ * their owner through the path any context may take. A frame that finds
+ * no posted RX buffer stays on the ring, with those after it, for the
+ * next poll: the caller refills and polls again.
+ *
+ * Return: true when frames were left on the ring.
+ */
+static bool ppsim_tx_complete(struct ppsim_rxq *q)
+{
+	struct ppsim_priv *priv = q->priv;
+	u32 done = 0, sent = 0, lost = 0;
+	struct ppsim_tx_ent *e;
+	bool more = false;
+	int err;
+
+	spin_lock(&q->tx_lock);
+	/* Read under the lock: see ppsim_xdp_xmit() and ppsim_tx_kick(). */
+	if (!READ_ONCE(priv->tx_stall)) {
+		for (; q->tx_head != q->tx_tail; q->tx_head++, done++) {
+			e = &q->tx_ring[q->tx_head % PPSIM_XDP_TX_RING];
+			if (!e->xmit) {
+				xdp_return_frame_rx_napi(e->frame);
+				continue;
+			}
+			err = ppsim_loopback(q, e->frame);
+			if (err == -ENOBUFS) {
+				more = true;
+				break;
+			}
+			if (err)
+				lost++;
+			else
+				sent++;
+			xdp_return_frame(e->frame);
+		}
+		if (done)
+			ppsim_tx_count(q, 0, done);
+	}
+	spin_unlock(&q->tx_lock);
+	if (sent)
+		atomic64_add(sent, &priv->xdp_xmit);
+	if (lost)
+		atomic64_add(lost, &priv->xdp_xmit_drop);
+	return more;
+}
+
+/* Teardown: the queue's NAPI is stopped and nothing can send to it any
+ * more. The frames still on the TX ring are not sent; they go back to
+ * their owners: this queue's pool, the page allocator, or the pool of
+ * another device, or of another queue of ours, that redirected them to
+ * us. With its NAPI stopped this queue's own pool is ours and could take
+ * its pages directly, but a foreign pool's cache belongs to its NAPI,
+ * which may be running: those frames must take the path any context
+ * may, and xdp_return_frame() does that for all of them. Runs before
+ * the queue's pool is destroyed, so that the pool can be freed at once,
+ * and counts the frames as done.
+ */
+static void ppsim_xdp_tx_release(struct ppsim_rxq *q)
+{
+	struct ppsim_tx_ent *e;
+	u32 done = 0, lost = 0;
+
+	spin_lock_bh(&q->tx_lock);
+	for (; q->tx_head != q->tx_tail; q->tx_head++, done++) {
+		e = &q->tx_ring[q->tx_head % PPSIM_XDP_TX_RING];
+		if (e->xmit)
+			lost++;
+		xdp_return_frame(e->frame);
+	}
+	if (done)
+		ppsim_tx_count(q, 0, done);
+	spin_unlock_bh(&q->tx_lock);
+	if (lost)
+		atomic64_add(lost, &q->priv->xdp_xmit_drop);
+}
+
+/**
+ * ppsim_tx_kick() - have every queue complete what its TX ring holds
+ * @priv: the device
+ *
+ * Called when TX resumes (tx_stall cleared): each queue's NAPI is
+ * scheduled, and its end of poll sends and completes the frames held.
+ *
+ * Context: process, RTNL held.
+ */
+void ppsim_tx_kick(struct ppsim_priv *priv)
 {
 	u32 i;
 
-	for (i = 0; i < q->xdp_tx_n; i++)
-		xdp_return_frame_rx_napi(q->xdp_tx[i]);
-	q->xdp_tx_n = 0;
+	ASSERT_RTNL();
+	if (!priv->rxq)
+		return;
+	/* Run the NAPIs from the softirq at the bh enable. */
+	local_bh_disable();
+	for (i = 0; i < priv->num_rxq; i++)
+		napi_schedule(&priv->rxq[i].napi);
+	local_bh_enable();
 }
 
 /* Runs the XDP program on the frame. Returns true when the frame is to
@@ -381,6 +557,7 @@ static bool ppsim_run_xdp(struct ppsim_rxq *q, struct bpf_prog *prog,
 	struct ppsim_rxq_stats *st = q->stats;
 	struct xdp_buff xdp;
 	u32 act;
+	int err;
 
 	xdp_init_buff(&xdp, ppsim_truesize(priv), &q->xdp_rxq);
 	xdp_prepare_buff(&xdp, start, priv->headroom, *len, false);
@@ -394,11 +571,15 @@ static bool ppsim_run_xdp(struct ppsim_rxq *q, struct bpf_prog *prog,
 		return true;
 	case XDP_TX:
 		ppsim_buf_handoff(q, b);
-		if (ppsim_xdp_tx(q, &xdp)) {
+		err = ppsim_xdp_tx(q, &xdp);
+		if (!err) {
 			u64_stats_inc(&st->xdp_tx);
 			return false;
 		}
 		ppsim_buf_free(q, b->page);
+		/* A full TX ring is counted in xdp_tx_full, not an error. */
+		if (err == -ENOSPC)
+			return false;
 		goto aborted;
 	case XDP_REDIRECT:
 		ppsim_buf_handoff(q, b);
@@ -471,6 +652,7 @@ static int ppsim_poll(struct napi_struct *napi, int budget)
 	struct ppsim_rxq *q = container_of(napi, struct ppsim_rxq, napi);
 	/* Pairs with the device's release: the frames before done are written. */
 	u32 done = smp_load_acquire(&q->done);
+	bool tx_more = false;
 	int work = 0;
 
 	while (work < budget && q->cons != done) {
@@ -480,17 +662,23 @@ static int ppsim_poll(struct napi_struct *napi, int budget)
 		q->cons++;
 		work++;
 	}
-	if (q->xdp_tx_n)
-		ppsim_xdp_tx_flush(q);
-	if (q->xdp_flush) {
-		xdp_do_flush();
-		q->xdp_flush = false;
+	/* Budget 0 (netpoll, maybe from hard IRQ): no XDP and no pool
+	 * access, whose direct paths belong to a NAPI poll proper.
+	 */
+	if (budget) {
+		tx_more = ppsim_tx_complete(q);
+		if (q->xdp_flush) {
+			xdp_do_flush();
+			q->xdp_flush = false;
+		}
+		ppsim_refill(q);
 	}
-	ppsim_refill(q);
 	ppsim_wire_kick(q);
 
-	/* Nothing posted at all (allocation failed): keep polling. */
-	if (q->post == q->cons)
+	/* Nothing posted at all (allocation failed), or TX frames wait
+	 * for RX buffers (the refill above posted them): keep polling.
+	 */
+	if (q->post == q->cons || tx_more)
 		return budget;
 	if (work < budget)
 		napi_complete_done(napi, work);
@@ -498,35 +686,6 @@ static int ppsim_poll(struct napi_struct *napi, int budget)
 }
 
 /* ---- the device ---- */
-
-static void *ppsim_dev_addr(struct ppsim_priv *priv, const struct ppsim_buf *b)
-{
-#ifdef CONFIG_HAS_DMA
-	if (priv->use_dma)
-		return phys_to_virt(dma_to_phys(ppsim_dma_dev(priv),
-						b->dma + b->off));
-#endif
-	return page_address(b->page) + b->off;
-}
-
-/* The next posted buffer the device may write, or NULL. */
-static struct ppsim_buf *ppsim_dev_next(struct ppsim_rxq *q)
-{
-	/* Pairs with ppsim_refill()'s release: the descriptor is complete. */
-	if (q->fill == smp_load_acquire(&q->post))
-		return NULL;
-	return &q->ring[q->fill & q->mask];
-}
-
-/* Writes the completion for the buffer at fill and raises the "IRQ". */
-static void ppsim_dev_complete(struct ppsim_rxq *q, u32 len)
-{
-	q->cq[q->fill & q->mask].len = len;
-	q->fill++;
-	/* The frame and its length before the index NAPI reads them by. */
-	smp_store_release(&q->done, q->fill);
-	napi_schedule(&q->napi);
-}
 
 static void ppsim_wire_frame(struct ppsim_rxq *q, u8 *p, u32 len)
 {
@@ -706,11 +865,15 @@ netdev_tx_t ppsim_xmit(struct sk_buff *skb, struct net_device *ndev)
  *
  * Like the skb TX side, the device loops them back into an RX queue (the
  * one of the sending CPU), as its wire's far end would send them back.
- * The frames are returned to their owner once copied.
+ * The frames are returned to their owner once copied. While tx_stall is
+ * set they are held on that queue's XDP TX ring instead, as far as it
+ * has room, and sent when TX resumes (or released when the queue stops).
  *
- * Context: another device's NAPI, RCU read side.
- * Return: the number of frames sent, the rest are the caller's to free;
- * -ENETDOWN when the device is down, -EINVAL for unknown flags.
+ * Context: the NAPI of the device whose program redirected the frames,
+ * another device or this one (a redirect to the device itself, from any
+ * of its queues to the sending CPU's); RCU read side.
+ * Return: the number of frames sent or held, the rest are the caller's
+ * to free; -ENETDOWN when the device is down, -EINVAL for unknown flags.
  */
 int ppsim_xdp_xmit(struct net_device *ndev, int n, struct xdp_frame **frames,
 		   u32 flags)
@@ -726,6 +889,23 @@ int ppsim_xdp_xmit(struct net_device *ndev, int n, struct xdp_frame **frames,
 	if (!smp_load_acquire(&priv->xmit_ok))
 		return -ENETDOWN;
 	q = &priv->rxq[smp_processor_id() % priv->num_rxq];
+	/* The stall is read under the ring's lock: once tx_stall is
+	 * cleared, a NAPI poll that takes the lock after us completes
+	 * what we put on the ring.
+	 */
+	spin_lock(&q->tx_lock);
+	if (READ_ONCE(priv->tx_stall)) {
+		for (i = 0; i < n; i++)
+			if (!ppsim_tx_put(q, frames[i], true))
+				break;
+		if (i < n)
+			ppsim_tx_count(q, n - i, 0);
+		spin_unlock(&q->tx_lock);
+		atomic64_add(n - i, &priv->xdp_xmit_drop);
+		return i;
+	}
+	spin_unlock(&q->tx_lock);
+
 	spin_lock(&q->dev_lock);
 	for (i = 0; i < n && !q->stopping; i++) {
 		b = ppsim_dev_next(q);
@@ -804,6 +984,8 @@ static void ppsim_rxq_free(struct ppsim_rxq *q)
 {
 	struct ppsim_priv *priv = q->priv;
 
+	/* Frames held for TX may be pages of the pool destroyed below. */
+	ppsim_xdp_tx_release(q);
 	/* A page still being carved has its unmap pending, not in a desc. */
 	if (q->o3_page) {
 		ppsim_unmap(priv, q->o3_dma, PPSIM_O3_BYTES);
@@ -816,6 +998,15 @@ static void ppsim_rxq_free(struct ppsim_rxq *q)
 	if (q->xdp_rxq_reg)
 		xdp_rxq_info_unreg(&q->xdp_rxq);
 	q->xdp_rxq_reg = false;
+#ifdef CONFIG_PAGE_POOL_STATS
+	/* The pool's counters go with it: keep them, so that the device's
+	 * add up across restarts. What the queue held (its posted buffers,
+	 * its TX ring) is back by now; pages still out elsewhere return
+	 * after and are not counted.
+	 */
+	if (q->pp)
+		page_pool_get_stats(q->pp, &priv->pp_retired);
+#endif
 	if (q->pp)
 		page_pool_destroy(q->pp);
 	q->pp = NULL;
@@ -836,6 +1027,7 @@ static int ppsim_rxq_init(struct ppsim_priv *priv, struct ppsim_rxq *q, u16 i)
 	q->stats = &priv->stats[i];
 	q->xdp_prog = priv->xdp_prog;
 	spin_lock_init(&q->dev_lock);
+	spin_lock_init(&q->tx_lock);
 	INIT_DELAYED_WORK(&q->wire_work, ppsim_wire_work);
 
 	q->ring = kvcalloc(entries, sizeof(*q->ring), GFP_KERNEL);
@@ -980,4 +1172,9 @@ void ppsim_rxq_stats_read(const struct ppsim_rxq_stats *s,
 		out->xdp_redirect = u64_stats_read(&s->xdp_redirect);
 		out->xdp_aborted = u64_stats_read(&s->xdp_aborted);
 	} while (u64_stats_fetch_retry(&s->syncp, start));
+	do {
+		start = u64_stats_fetch_begin(&s->tx_syncp);
+		out->xdp_tx_full = u64_stats_read(&s->xdp_tx_full);
+		out->xdp_tx_done = u64_stats_read(&s->xdp_tx_done);
+	} while (u64_stats_fetch_retry(&s->tx_syncp, start));
 }
