@@ -152,6 +152,9 @@ struct ppsim_rxq {
 	u32 wire_left;
 	u32 wire_seq;
 	u32 wire_len;
+	u32 wire_rate;		/* the pace below is for this rate */
+	u64 wire_t0;		/* ns: when the pace started */
+	u64 wire_sent;		/* frames written since wire_t0 */
 	bool stopping;
 	u8 wire_tmpl[14 + 20 + 8];	/* Ethernet, IPv4, UDP */
 	struct delayed_work wire_work;
@@ -194,6 +197,7 @@ struct ppsim_priv {
 	struct bpf_prog *xdp_prog;
 	bool xmit_ok;		/* ndo_xdp_xmit may use rxq */
 	bool tx_stall;		/* TX holds its frames: sysfs tx_stall */
+	u32 wire_rate;		/* frames/s per queue, 0: no limit */
 	struct ppsim_rxq_stats stats[PPSIM_MAX_RXQ];
 	atomic64_t tx_dropped;
 	atomic64_t xdp_xmit;
@@ -218,5 +222,6 @@ void ppsim_tx_kick(struct ppsim_priv *priv);
 int ppsim_reconfigure(struct ppsim_priv *priv, u32 num_rxq, u32 ring_size);
 int ppsim_wire_start(struct ppsim_priv *priv, u32 frames, u32 len);
 u32 ppsim_wire_left(struct ppsim_priv *priv);
+void ppsim_wire_set_rate(struct ppsim_priv *priv, u32 rate);
 
 #endif /* _PPSIM_H */

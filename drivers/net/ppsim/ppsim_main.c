@@ -256,6 +256,33 @@ static ssize_t wire_store(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RW(wire);
 
+static ssize_t wire_rate_show(struct device *dev,
+			      struct device_attribute *attr, char *buf)
+{
+	struct ppsim_priv *priv = netdev_priv(to_ppsim_dev(dev)->ndev);
+
+	return sysfs_emit(buf, "%u\n", READ_ONCE(priv->wire_rate));
+}
+
+/* Frames per second the far end sends to each RX queue, 0 for no limit. */
+static ssize_t wire_rate_store(struct device *dev,
+			       struct device_attribute *attr, const char *buf,
+			       size_t count)
+{
+	struct ppsim_priv *priv = netdev_priv(to_ppsim_dev(dev)->ndev);
+	u32 rate;
+
+	if (kstrtou32(buf, 10, &rate)) {
+		dev_warn(dev, "wire_rate: want frames per second per queue, 0 for no limit\n");
+		return -EINVAL;
+	}
+	rtnl_lock();
+	ppsim_wire_set_rate(priv, rate);
+	rtnl_unlock();
+	return count;
+}
+static DEVICE_ATTR_RW(wire_rate);
+
 static ssize_t tx_stall_show(struct device *dev, struct device_attribute *attr,
 			     char *buf)
 {
@@ -291,6 +318,7 @@ static DEVICE_ATTR_RW(tx_stall);
 static struct attribute *ppsim_dev_attrs[] = {
 	&dev_attr_rx_mode.attr,
 	&dev_attr_wire.attr,
+	&dev_attr_wire_rate.attr,
 	&dev_attr_tx_stall.attr,
 	NULL,
 };

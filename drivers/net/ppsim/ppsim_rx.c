@@ -15,6 +15,7 @@
 #include <linux/filter.h>
 #include <linux/gfp.h>
 #include <linux/ip.h>
+#include <linux/math64.h>
 #include <linux/mm.h>
 #include <linux/skbuff.h>
 #include <linux/udp.h>
@@ -707,21 +708,58 @@ static void ppsim_wire_frame(struct ppsim_rxq *q, u8 *p, u32 len)
 	h->csum = htonl(csum);
 }
 
+/* Frames the wire may write now at @rate frames/s, at most a batch.
+ * Late by more than a ring's worth (it waited for buffers, or had
+ * nothing to send), it starts its pace again rather than burst.
+ */
+static u32 ppsim_wire_due(struct ppsim_rxq *q, u32 rate)
+{
+	u64 now = ktime_get_ns(), due;
+
+	if (q->wire_rate != rate) {
+		q->wire_rate = rate;
+		q->wire_t0 = now;
+		q->wire_sent = 0;
+	}
+	if (!rate)
+		return PPSIM_WIRE_BATCH;
+	due = mul_u64_u64_div_u64(now - q->wire_t0, rate, NSEC_PER_SEC);
+	if (due > q->wire_sent + q->size) {
+		q->wire_t0 = now;
+		q->wire_sent = 0;
+		return 0;
+	}
+	return min_t(u64, due - min(due, q->wire_sent), PPSIM_WIRE_BATCH);
+}
+
+/* Jiffies until the next frame is due; at least one. */
+static unsigned long ppsim_wire_wait(struct ppsim_rxq *q)
+{
+	u64 now = ktime_get_ns(), next;
+
+	next = q->wire_t0 + mul_u64_u64_div_u64(q->wire_sent + 1,
+						NSEC_PER_SEC, q->wire_rate);
+	return nsecs_to_jiffies(next > now ? next - now : 0) + 1;
+}
+
 /* The wire: writes up to a batch of frames into posted buffers, then
  * lets NAPI run. Stops when the ring has no posted buffer; NAPI kicks it
- * again once it has refilled.
+ * again once it has refilled. With a rate it comes back when the next
+ * frame is due, so fast rates go in bursts of one jiffy's frames.
  */
 static void ppsim_wire_work(struct work_struct *work)
 {
 	struct ppsim_rxq *q = container_of(to_delayed_work(work),
 					   struct ppsim_rxq, wire_work);
+	unsigned long wait = 0;
 	struct ppsim_buf *b;
-	u32 n;
+	u32 n, due;
 
 	do {
 		n = 0;
 		spin_lock_bh(&q->dev_lock);
-		while (!q->stopping && q->wire_left && n < PPSIM_WIRE_BATCH) {
+		due = ppsim_wire_due(q, READ_ONCE(q->priv->wire_rate));
+		while (!q->stopping && q->wire_left && n < due) {
 			b = ppsim_dev_next(q);
 			if (!b)
 				break;
@@ -731,9 +769,16 @@ static void ppsim_wire_work(struct work_struct *work)
 			WRITE_ONCE(q->wire_left, q->wire_left - 1);
 			n++;
 		}
+		q->wire_sent += n;
+		/* Held back by the pace, not by a lack of buffers. */
+		if (q->wire_rate && q->wire_left && n == due &&
+		    due < PPSIM_WIRE_BATCH)
+			wait = ppsim_wire_wait(q);
 		spin_unlock_bh(&q->dev_lock);
 		cond_resched();
-	} while (n == PPSIM_WIRE_BATCH);
+	} while (n == PPSIM_WIRE_BATCH && !wait);
+	if (wait)
+		queue_delayed_work(system_unbound_wq, &q->wire_work, wait);
 }
 
 static void ppsim_wire_template(struct ppsim_rxq *q, u32 len)
@@ -819,6 +864,29 @@ u32 ppsim_wire_left(struct ppsim_priv *priv)
 	for (i = 0; i < priv->num_rxq; i++)
 		left += READ_ONCE(priv->rxq[i].wire_left);
 	return left;
+}
+
+/**
+ * ppsim_wire_set_rate() - pace the far end of the wire
+ * @priv: the device
+ * @rate: frames per second for each RX queue; 0 for as fast as the
+ *	driver posts buffers
+ *
+ * Takes effect at once, for frames already queued too.
+ *
+ * Context: process, RTNL held.
+ */
+void ppsim_wire_set_rate(struct ppsim_priv *priv, u32 rate)
+{
+	u32 i;
+
+	ASSERT_RTNL();
+	WRITE_ONCE(priv->wire_rate, rate);
+	if (!netif_running(priv->ndev) || !priv->rxq)
+		return;
+	/* A wire waiting for its next frame at the old pace looks again. */
+	for (i = 0; i < priv->num_rxq; i++)
+		mod_delayed_work(system_unbound_wq, &priv->rxq[i].wire_work, 0);
 }
 
 /**

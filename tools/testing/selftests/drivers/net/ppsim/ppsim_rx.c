@@ -1607,6 +1607,61 @@ TEST_F(ppsim, xdp_redirect_cpumap_held)
 	self->sock = -1;
 }
 
+/* The wire's pace does not depend on the buffer mode: one device. */
+FIXTURE(ppsim_wire) {
+	struct _test_data_ppsim d;
+};
+
+FIXTURE_SETUP(ppsim_wire)
+{
+	device_setup(_metadata, &self->d, "pool");
+}
+
+FIXTURE_TEARDOWN(ppsim_wire)
+{
+	if (self->d.sock >= 0)
+		close(self->d.sock);
+	dev_destroy(DEV_ID);
+}
+
+/*
+ * At one frame a second per queue, 100 frames take minutes: when the
+ * first have arrived, most are still to come. Rate 0 sends the rest at
+ * once, and every frame arrives intact and in order. Bad rates are
+ * refused and leave the rate as it was.
+ */
+TEST_F(ppsim_wire, rate)
+{
+	const unsigned int per_queue = 100;
+	struct rx_result r = {};
+	char val[16];
+	int q;
+
+	EXPECT_EQ(-EINVAL, dev_attr_write(DEV_ID, "wire_rate", "-1"));
+	EXPECT_EQ(-EINVAL, dev_attr_write(DEV_ID, "wire_rate", "4294967296"));
+	EXPECT_EQ(-EINVAL, dev_attr_write(DEV_ID, "wire_rate", "1 2"));
+	ASSERT_EQ(0, dev_attr_read(DEV_ID, "wire_rate", val, sizeof(val)));
+	EXPECT_STREQ("0", val);
+
+	ASSERT_EQ(0, dev_attr_write(DEV_ID, "wire_rate", "1"));
+	ASSERT_EQ(0, wire_send(DEV_ID, per_queue, 64));
+	receive(self->d.sock, &r, NUM_RXQ, 64);
+	ASSERT_EQ(NUM_RXQ, r.frames);
+	ASSERT_EQ(0, dev_attr_read(DEV_ID, "wire", val, sizeof(val)));
+	EXPECT_LE(NUM_RXQ * per_queue / 2, atoi(val));
+	EXPECT_EQ(-EINVAL, dev_attr_write(DEV_ID, "wire_rate", "x"));
+	ASSERT_EQ(0, dev_attr_read(DEV_ID, "wire_rate", val, sizeof(val)));
+	EXPECT_STREQ("1", val);
+
+	ASSERT_EQ(0, dev_attr_write(DEV_ID, "wire_rate", "0"));
+	receive(self->d.sock, &r, NUM_RXQ * per_queue, 64);
+	EXPECT_EQ(NUM_RXQ * per_queue, r.frames);
+	EXPECT_EQ(0, r.bad);
+	EXPECT_EQ(0, r.order);
+	for (q = 0; q < NUM_RXQ; q++)
+		EXPECT_EQ(per_queue, r.next_seq[q]);
+}
+
 /*
  * The fault tests come last, in a fixture of their own: failing atomic
  * allocations kernel-wide also fails DMA-API debug's own, and it then
