@@ -4,8 +4,8 @@
 # swiotlb=force (512 MiB of bounce buffers: sockets hold many pages), so
 # every buffer is bounced and a missing DMA sync corrupts frames; then
 # the leak scan and the DMA-API error count. The console goes to LOG.
-# KERNEL x86_64-kcsan runs it with KCSAN alone in place of KASAN, lockdep,
-# kmemleak and DMA-API debug.
+# KERNEL x86_64-kcsan runs the pool's modes (pool, frag) with KCSAN alone in
+# place of KASAN, lockdep, kmemleak and DMA-API debug.
 set -euo pipefail
 
 usage="usage: ppsim-x86_64.sh base|ours LOG [x86_64|x86_64-kcsan]"
@@ -18,8 +18,9 @@ initrd=$top/build/$kernel-$variant/ppsim-initramfs.cpio.gz
 
 out=$("$top/scripts/build-kernel.sh" "$kernel" "$variant")
 args=
-# As in kunit-x86_64.sh: watch one access in 100, not one in 4000.
-[ "$kernel" = x86_64-kcsan ] && args=kcsan.skip_watch=100
+# As in kunit-x86_64.sh: watch one access in 100, not one in 4000. The
+# pool's concurrency is in the modes that use it: KCSAN watches those.
+[ "$kernel" = x86_64-kcsan ] && args="kcsan.skip_watch=100 PPSIM_MODES=pool,frag"
 mkdir -p "$bin"
 make -s -C "$top/build/src-$variant/tools/testing/selftests/drivers/net/ppsim" \
 	OUTPUT="$bin" LDFLAGS=-static >&2
