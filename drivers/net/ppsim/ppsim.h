@@ -222,6 +222,5 @@ void ppsim_tx_kick(struct ppsim_priv *priv);
 int ppsim_reconfigure(struct ppsim_priv *priv, u32 num_rxq, u32 ring_size);
 int ppsim_wire_start(struct ppsim_priv *priv, u32 frames, u32 len);
 u32 ppsim_wire_left(struct ppsim_priv *priv);
-void ppsim_wire_set_rate(struct ppsim_priv *priv, u32 rate);
 
 #endif /* _PPSIM_H */

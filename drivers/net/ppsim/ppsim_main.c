@@ -264,7 +264,9 @@ static ssize_t wire_rate_show(struct device *dev,
 	return sysfs_emit(buf, "%u\n", READ_ONCE(priv->wire_rate));
 }
 
-/* Frames per second the far end sends to each RX queue, 0 for no limit. */
+/* Frames per second the far end sends to each RX queue, 0 for no limit;
+ * a wire paced by the old rate takes the new one with its next frame.
+ */
 static ssize_t wire_rate_store(struct device *dev,
 			       struct device_attribute *attr, const char *buf,
 			       size_t count)
@@ -276,9 +278,7 @@ static ssize_t wire_rate_store(struct device *dev,
 		dev_warn(dev, "wire_rate: want frames per second per queue, 0 for no limit\n");
 		return -EINVAL;
 	}
-	rtnl_lock();
-	ppsim_wire_set_rate(priv, rate);
-	rtnl_unlock();
+	WRITE_ONCE(priv->wire_rate, rate);
 	return count;
 }
 static DEVICE_ATTR_RW(wire_rate);

@@ -867,29 +867,6 @@ u32 ppsim_wire_left(struct ppsim_priv *priv)
 }
 
 /**
- * ppsim_wire_set_rate() - pace the far end of the wire
- * @priv: the device
- * @rate: frames per second for each RX queue; 0 for as fast as the
- *	driver posts buffers
- *
- * Takes effect at once, for frames already queued too.
- *
- * Context: process, RTNL held.
- */
-void ppsim_wire_set_rate(struct ppsim_priv *priv, u32 rate)
-{
-	u32 i;
-
-	ASSERT_RTNL();
-	WRITE_ONCE(priv->wire_rate, rate);
-	if (!netif_running(priv->ndev) || !priv->rxq)
-		return;
-	/* A wire waiting for its next frame at the old pace looks again. */
-	for (i = 0; i < priv->num_rxq; i++)
-		mod_delayed_work(system_unbound_wq, &priv->rxq[i].wire_work, 0);
-}
-
-/**
  * ppsim_xmit() - the TX side: loops every frame back to an RX queue
  * @skb: the frame
  * @ndev: the device
