@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Helpers shared by the page_pool KUnit suites: running a step in real
- * softirq context, observing when a pool is finally released, and
- * reporting the known defects of the base tree's pool as expected
- * failures.
+ * Helpers shared by the page_pool KUnit suites and the drivers' RX
+ * suites: running a step in real softirq context, observing when a pool
+ * is finally released, a DMA device that counts and records what is done
+ * to it, and reporting the known defects of the base tree's pool as
+ * expected failures.
  */
 #ifndef _NET_CORE_PAGE_POOL_TEST_H
 #define _NET_CORE_PAGE_POOL_TEST_H
@@ -16,6 +17,8 @@
 #include <linux/interrupt.h>
 #include <linux/random.h>
 #include <linux/sched.h>
+#include <linux/spinlock.h>
+#include <linux/wait.h>
 #include <net/page_pool.h>
 #include <net/xdp.h>
 
@@ -238,12 +241,36 @@ static inline bool pp_test_released(struct pp_test_release *r)
  * counts and records, so pages of any order map and every DMA call the
  * pool makes is visible; its maps fail at a rate on command. Where the
  * kernel has no DMA, the device gets no DMA mask.
+ *
+ * A recording device (pp_test_dma_register_recording(), for the drivers'
+ * RX suites) also keeps, under a lock, which pages are mapped and the
+ * last syncs each way, checks each sync for the device against a window
+ * of the page, and fails maps by count. The pool's own suites go without:
+ * a lock taken on every DMA call would order what they run on several
+ * CPUs at once.
  */
+#define PP_TEST_DMA_LIVE	1024	/* pages a recording device tracks */
+#define PP_TEST_DMA_LOG		256	/* syncs it keeps each way */
+
+struct pp_test_dma_sync {
+	dma_addr_t addr;
+	size_t size;
+};
+
+/* Syncs one way since they were last forgotten: how many, and the last
+ * PP_TEST_DMA_LOG of them.
+ */
+struct pp_test_dma_log {
+	int n;
+	struct pp_test_dma_sync at[PP_TEST_DMA_LOG];
+};
+
 struct pp_test_dma {
 	struct device *dev;
 	atomic_t maps;
 	atomic_t unmaps;
 	atomic_t map_errors;
+	/* Syncs for the device, in any direction. */
 	atomic_t syncs;
 	/* Calls made once @gone is set: the device was unregistered. */
 	atomic_t calls_after_gone;
@@ -254,6 +281,29 @@ struct pp_test_dma {
 	size_t sync_size;
 	/* Called on each unmap, before it is counted. */
 	void (*unmap_hook)(dma_addr_t addr);
+
+	/* A recording device's. */
+	bool record;
+	spinlock_t lock;	/* DMA calls come in any context */
+	wait_queue_head_t unmapped;
+	int maps_left;		/* maps that may still succeed; < 0: no limit */
+	struct page *live[PP_TEST_DMA_LIVE];
+	int mapped_twice;
+	int unmapped_unknown;
+	int too_many;		/* maps that found @live full */
+	/* Syncs for the device that reach out of [sync_lo, sync_hi) of
+	 * their page or, with @sync_exact, do not cover exactly that.
+	 */
+	unsigned int sync_lo;
+	unsigned int sync_hi;
+	bool sync_exact;
+	int syncs_off_range;
+	/* For the device, of those for it to transmit (DMA_TO_DEVICE),
+	 * and for the CPU.
+	 */
+	struct pp_test_dma_log dev_log;
+	struct pp_test_dma_log tx_log;
+	struct pp_test_dma_log cpu_log;
 };
 
 static struct pp_test_dma pp_test_dma;
@@ -264,6 +314,72 @@ static inline void pp_test_dma_note_call(void)
 		atomic_inc(&pp_test_dma.calls_after_gone);
 }
 
+/* Takes a map out of a recording device's budget and notes @page as
+ * mapped; false if the budget is spent.
+ */
+static inline bool pp_test_dma_record_map(struct page *page)
+{
+	struct pp_test_dma *d = &pp_test_dma;
+	unsigned long flags;
+	int i, free = -1;
+
+	spin_lock_irqsave(&d->lock, flags);
+	if (!d->maps_left) {
+		spin_unlock_irqrestore(&d->lock, flags);
+		return false;
+	}
+	if (d->maps_left > 0)
+		d->maps_left--;
+	for (i = 0; i < PP_TEST_DMA_LIVE; i++) {
+		if (d->live[i] == page)
+			d->mapped_twice++;
+		else if (!d->live[i] && free < 0)
+			free = i;
+	}
+	if (free >= 0)
+		d->live[free] = page;
+	else
+		d->too_many++;
+	spin_unlock_irqrestore(&d->lock, flags);
+	return true;
+}
+
+static inline void pp_test_dma_record_unmap(dma_addr_t addr)
+{
+	struct pp_test_dma *d = &pp_test_dma;
+	struct page *page = pfn_to_page(PHYS_PFN(addr));
+	unsigned long flags;
+	int i;
+
+	spin_lock_irqsave(&d->lock, flags);
+	for (i = 0; i < PP_TEST_DMA_LIVE; i++)
+		if (d->live[i] == page)
+			break;
+	if (i < PP_TEST_DMA_LIVE)
+		d->live[i] = NULL;
+	else
+		d->unmapped_unknown++;
+	spin_unlock_irqrestore(&d->lock, flags);
+}
+
+/* Caller holds the lock. */
+static inline void pp_test_dma_log_sync(struct pp_test_dma_log *log,
+					dma_addr_t addr, size_t size)
+{
+	log->at[log->n++ % PP_TEST_DMA_LOG] =
+		(struct pp_test_dma_sync){ addr, size };
+}
+
+static inline bool pp_test_dma_in_window(dma_addr_t addr, size_t size)
+{
+	struct pp_test_dma *d = &pp_test_dma;
+	size_t lo = offset_in_page(addr), hi = lo + size;
+
+	if (d->sync_exact)
+		return lo == d->sync_lo && hi == d->sync_hi;
+	return lo >= d->sync_lo && hi <= d->sync_hi;
+}
+
 static inline dma_addr_t pp_test_dma_map(struct device *dev,
 					 struct page *page,
 					 unsigned long offset, size_t size,
@@ -271,7 +387,8 @@ static inline dma_addr_t pp_test_dma_map(struct device *dev,
 					 unsigned long attrs)
 {
 	pp_test_dma_note_call();
-	if (get_random_u32_below(100) < READ_ONCE(pp_test_dma.fail_pct)) {
+	if (get_random_u32_below(100) < READ_ONCE(pp_test_dma.fail_pct) ||
+	    (pp_test_dma.record && !pp_test_dma_record_map(page))) {
 		atomic_inc(&pp_test_dma.map_errors);
 		return DMA_MAPPING_ERROR;
 	}
@@ -286,24 +403,51 @@ static inline void pp_test_dma_unmap(struct device *dev, dma_addr_t addr,
 	pp_test_dma_note_call();
 	if (pp_test_dma.unmap_hook)
 		pp_test_dma.unmap_hook(addr);
+	if (!pp_test_dma.record) {
+		atomic_inc(&pp_test_dma.unmaps);
+		return;
+	}
+	/* Counted once recorded: who waits for the count reads the record. */
+	pp_test_dma_record_unmap(addr);
 	atomic_inc(&pp_test_dma.unmaps);
+	wake_up(&pp_test_dma.unmapped);
 }
 
 static inline void pp_test_dma_sync_for_device(struct device *dev,
 					       dma_addr_t addr, size_t size,
 					       enum dma_data_direction dir)
 {
+	struct pp_test_dma *d = &pp_test_dma;
+	unsigned long flags;
+
 	pp_test_dma_note_call();
-	atomic_inc(&pp_test_dma.syncs);
-	pp_test_dma.sync_addr = addr;
-	pp_test_dma.sync_size = size;
+	atomic_inc(&d->syncs);
+	d->sync_addr = addr;
+	d->sync_size = size;
+	if (!d->record)
+		return;
+	spin_lock_irqsave(&d->lock, flags);
+	pp_test_dma_log_sync(&d->dev_log, addr, size);
+	if (dir == DMA_TO_DEVICE)
+		pp_test_dma_log_sync(&d->tx_log, addr, size);
+	if (!pp_test_dma_in_window(addr, size))
+		d->syncs_off_range++;
+	spin_unlock_irqrestore(&d->lock, flags);
 }
 
 static inline void pp_test_dma_sync_for_cpu(struct device *dev,
 					    dma_addr_t addr, size_t size,
 					    enum dma_data_direction dir)
 {
+	struct pp_test_dma *d = &pp_test_dma;
+	unsigned long flags;
+
 	pp_test_dma_note_call();
+	if (!d->record)
+		return;
+	spin_lock_irqsave(&d->lock, flags);
+	pp_test_dma_log_sync(&d->cpu_log, addr, size);
+	spin_unlock_irqrestore(&d->lock, flags);
 }
 
 static const struct dma_map_ops pp_test_dma_ops = {
@@ -331,13 +475,21 @@ static inline struct device *pp_test_dma_counting(struct device *dev)
 
 /**
  * pp_test_dma_reset() - forget what the counting device has seen
+ *
+ * A recording device stays one, with no limit on its maps.
  */
 static inline void pp_test_dma_reset(void)
 {
-	struct device *dev = pp_test_dma.dev;
+	struct pp_test_dma *d = &pp_test_dma;
+	struct device *dev = d->dev;
+	bool record = d->record;
 
-	memset(&pp_test_dma, 0, sizeof(pp_test_dma));
-	pp_test_dma.dev = dev;
+	memset(d, 0, sizeof(*d));
+	d->dev = dev;
+	d->record = record;
+	d->maps_left = -1;
+	spin_lock_init(&d->lock);
+	init_waitqueue_head(&d->unmapped);
 }
 
 /**
@@ -359,6 +511,18 @@ static inline int pp_test_dma_register(const char *name)
 }
 
 /**
+ * pp_test_dma_register_recording() - create the suite's recording device
+ * @name: its name
+ *
+ * Return: 0, or the error of root_device_register().
+ */
+static inline int pp_test_dma_register_recording(const char *name)
+{
+	pp_test_dma.record = true;
+	return pp_test_dma_register(name);
+}
+
+/**
  * pp_test_dma_unregister() - remove the counting DMA device
  */
 static inline void pp_test_dma_unregister(void)
@@ -375,6 +539,79 @@ static inline int pp_test_dma_mapped(void)
 {
 	return atomic_read(&pp_test_dma.maps) -
 	       atomic_read(&pp_test_dma.unmaps);
+}
+
+/**
+ * pp_test_dma_expect_unmapped() - expect every map undone, each once
+ * @test: the running case
+ *
+ * Waits on a recording device, which wakes the wait at each unmap: pages
+ * the stack held come back after the pool's destruction, and the base
+ * pool unmaps them only on its deferred retry.
+ */
+static inline void pp_test_dma_expect_unmapped(struct kunit *test)
+{
+	struct pp_test_dma *d = &pp_test_dma;
+
+	if (!wait_event_timeout(d->unmapped, !pp_test_dma_mapped(),
+				PP_TEST_RELEASE_TIMEOUT))
+		KUNIT_FAIL(test, "%d pages mapped, %d unmapped",
+			   atomic_read(&d->maps), atomic_read(&d->unmaps));
+	KUNIT_EXPECT_EQ(test, atomic_read(&d->unmaps), atomic_read(&d->maps));
+	KUNIT_EXPECT_EQ(test, d->mapped_twice, 0);
+	KUNIT_EXPECT_EQ(test, d->unmapped_unknown, 0);
+	KUNIT_EXPECT_EQ(test, d->too_many, 0);
+}
+
+/**
+ * pp_test_dma_forget_syncs() - empty a recording device's sync logs
+ *
+ * Cases that look for a sync in a log forget those made before, which
+ * may cover the same range.
+ */
+static inline void pp_test_dma_forget_syncs(void)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&pp_test_dma.lock, flags);
+	pp_test_dma.dev_log.n = 0;
+	pp_test_dma.tx_log.n = 0;
+	pp_test_dma.cpu_log.n = 0;
+	spin_unlock_irqrestore(&pp_test_dma.lock, flags);
+}
+
+/**
+ * pp_test_dma_last() - the newest sync of a log
+ * @log: the log
+ *
+ * Return: the sync, or a zeroed one if the log holds none.
+ */
+static inline struct pp_test_dma_sync
+pp_test_dma_last(const struct pp_test_dma_log *log)
+{
+	if (!log->n)
+		return (struct pp_test_dma_sync){};
+	return log->at[(log->n - 1) % PP_TEST_DMA_LOG];
+}
+
+/**
+ * pp_test_dma_synced() - whether a logged sync covers a range
+ * @log: the log
+ * @addr: the range's DMA address
+ * @size: its length
+ *
+ * Return: true if one of the syncs @log keeps covers all of the range.
+ */
+static inline bool pp_test_dma_synced(const struct pp_test_dma_log *log,
+				      dma_addr_t addr, size_t size)
+{
+	int i;
+
+	for (i = 0; i < min(log->n, PP_TEST_DMA_LOG); i++)
+		if (log->at[i].addr <= addr &&
+		    addr + size <= log->at[i].addr + log->at[i].size)
+			return true;
+	return false;
 }
 
 #endif /* _NET_CORE_PAGE_POOL_TEST_H */

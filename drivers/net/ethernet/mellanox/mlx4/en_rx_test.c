@@ -32,7 +32,6 @@
  *   iowrite32() turns into a plain store; elsewhere that case skips.
  */
 #include <kunit/test.h>
-#include <linux/dma-map-ops.h>
 #include <linux/etherdevice.h>
 #include <linux/filter.h>
 #include <net/gro.h>
@@ -49,127 +48,8 @@
  * wait on the NAPI's list, where the case takes them.
  */
 #define MLX4_RXT_SKB_BATCH	4
-#define MLX4_RXT_MAX_PAGES	1024
 /* TX building blocks per XDP_TX frame (en_tx.c's MLX4_EN_XDP_TX_NRTXBB). */
 #define MLX4_RXT_XDP_TXBBS	1
-
-/* What the test device has seen. */
-struct mlx4_rxt_dma {
-	/* DMA calls come in any context, some with interrupts off. */
-	spinlock_t lock;
-	struct page *live[MLX4_RXT_MAX_PAGES];
-	int maps;
-	int unmaps;
-	int mapped_twice;
-	int unmapped_unknown;
-	int too_many;
-	int dev_syncs;
-	int dev_syncs_off_range;
-	unsigned int dev_sync_offset;
-	unsigned int dev_sync_len;
-	int cpu_syncs;
-	dma_addr_t cpu_sync_addr;
-	size_t cpu_sync_len;
-	/* Syncs towards the device for transmission (XDP_TX). */
-	int tx_syncs;
-	dma_addr_t tx_sync_addr;
-	size_t tx_sync_len;
-	int unmap_target;
-	struct completion all_unmapped;
-};
-
-static struct mlx4_rxt_dma mlx4_rxt_dma;
-static struct device *mlx4_rxt_dev;
-
-static dma_addr_t mlx4_rxt_map_page(struct device *dev, struct page *page,
-				    unsigned long offset, size_t size,
-				    enum dma_data_direction dir,
-				    unsigned long attrs)
-{
-	struct mlx4_rxt_dma *d = &mlx4_rxt_dma;
-	unsigned long flags;
-	int i, free = -1;
-
-	spin_lock_irqsave(&d->lock, flags);
-	d->maps++;
-	for (i = 0; i < MLX4_RXT_MAX_PAGES; i++) {
-		if (d->live[i] == page)
-			d->mapped_twice++;
-		else if (!d->live[i] && free < 0)
-			free = i;
-	}
-	if (free >= 0)
-		d->live[free] = page;
-	else
-		d->too_many++;
-	spin_unlock_irqrestore(&d->lock, flags);
-	return page_to_phys(page) + offset;
-}
-
-static void mlx4_rxt_unmap_page(struct device *dev, dma_addr_t addr,
-				size_t size, enum dma_data_direction dir,
-				unsigned long attrs)
-{
-	struct mlx4_rxt_dma *d = &mlx4_rxt_dma;
-	unsigned long flags;
-	struct page *page = pfn_to_page(PHYS_PFN(addr));
-	bool done;
-	int i;
-
-	spin_lock_irqsave(&d->lock, flags);
-	for (i = 0; i < MLX4_RXT_MAX_PAGES; i++)
-		if (d->live[i] == page)
-			break;
-	if (i < MLX4_RXT_MAX_PAGES)
-		d->live[i] = NULL;
-	else
-		d->unmapped_unknown++;
-	d->unmaps++;
-	done = d->unmaps == d->unmap_target;
-	spin_unlock_irqrestore(&d->lock, flags);
-	if (done)
-		complete(&d->all_unmapped);
-}
-
-static void mlx4_rxt_sync_for_device(struct device *dev, dma_addr_t addr,
-				     size_t size, enum dma_data_direction dir)
-{
-	struct mlx4_rxt_dma *d = &mlx4_rxt_dma;
-	unsigned long flags;
-
-	spin_lock_irqsave(&d->lock, flags);
-	if (dir == DMA_TO_DEVICE) {
-		d->tx_syncs++;
-		d->tx_sync_addr = addr;
-		d->tx_sync_len = size;
-	} else {
-		d->dev_syncs++;
-		if (offset_in_page(addr) != d->dev_sync_offset ||
-		    size != d->dev_sync_len)
-			d->dev_syncs_off_range++;
-	}
-	spin_unlock_irqrestore(&d->lock, flags);
-}
-
-static void mlx4_rxt_sync_for_cpu(struct device *dev, dma_addr_t addr,
-				  size_t size, enum dma_data_direction dir)
-{
-	struct mlx4_rxt_dma *d = &mlx4_rxt_dma;
-	unsigned long flags;
-
-	spin_lock_irqsave(&d->lock, flags);
-	d->cpu_syncs++;
-	d->cpu_sync_addr = addr;
-	d->cpu_sync_len = size;
-	spin_unlock_irqrestore(&d->lock, flags);
-}
-
-static const struct dma_map_ops mlx4_rxt_dma_ops = {
-	.map_page = mlx4_rxt_map_page,
-	.unmap_page = mlx4_rxt_unmap_page,
-	.sync_single_for_device = mlx4_rxt_sync_for_device,
-	.sync_single_for_cpu = mlx4_rxt_sync_for_cpu,
-};
 
 /* One port with one RX ring, as mlx4_en_start_port() leaves it. */
 struct mlx4_rxt {
@@ -213,7 +93,7 @@ static struct mlx4_rxt *mlx4_rxt_start(struct kunit *test, int mtu,
 	t->priv = priv;
 	priv->dev = t->dev;
 	priv->mdev = t->mdev;
-	priv->ddev = mlx4_rxt_dev;
+	priv->ddev = pp_test_dma.dev;
 	priv->prof = &t->prof;
 	priv->cqe_size = sizeof(struct mlx4_cqe);
 	priv->cqe_factor = 0;
@@ -272,11 +152,13 @@ static struct mlx4_rxt *mlx4_rxt_start(struct kunit *test, int mtu,
 	/* The pool syncs every page for the device over the longest buffer,
 	 * from the headroom on.
 	 */
-	mlx4_rxt_dma.dev_sync_offset = priv->rx_headroom;
+	pp_test_dma.sync_lo = priv->rx_headroom;
+	pp_test_dma.sync_hi = priv->rx_headroom;
 	for (i = 0; i < priv->num_frags; i++)
-		mlx4_rxt_dma.dev_sync_len = max_t(unsigned int,
-						  mlx4_rxt_dma.dev_sync_len,
-						  priv->frag_info[i].frag_size);
+		pp_test_dma.sync_hi = max_t(unsigned int, pp_test_dma.sync_hi,
+					    priv->rx_headroom +
+					    priv->frag_info[i].frag_size);
+	pp_test_dma.sync_exact = true;
 
 	KUNIT_ASSERT_EQ(test, mlx4_en_activate_rx_rings(priv), 0);
 	priv->port_up = true;
@@ -410,30 +292,6 @@ static void mlx4_rxt_free_skbs(struct mlx4_rxt *t)
 		kfree_skb(skb);
 }
 
-/* Arms the wait for the pool to have unmapped every page it mapped. */
-static void mlx4_rxt_expect_unmapped(struct kunit *test)
-{
-	struct mlx4_rxt_dma *d = &mlx4_rxt_dma;
-	unsigned long flags;
-	bool wait;
-
-	spin_lock_irqsave(&d->lock, flags);
-	d->unmap_target = d->maps;
-	wait = d->unmaps != d->maps;
-	spin_unlock_irqrestore(&d->lock, flags);
-	/* Pages the stack held come back after the pool's destruction: the
-	 * pool releases them on its deferred retry.
-	 */
-	if (wait && !wait_for_completion_timeout(&d->all_unmapped,
-						 PP_TEST_RELEASE_TIMEOUT))
-		KUNIT_FAIL(test, "%d pages mapped, %d unmapped", d->maps,
-			   d->unmaps);
-	KUNIT_EXPECT_EQ(test, d->unmaps, d->maps);
-	KUNIT_EXPECT_EQ(test, d->mapped_twice, 0);
-	KUNIT_EXPECT_EQ(test, d->unmapped_unknown, 0);
-	KUNIT_EXPECT_EQ(test, d->too_many, 0);
-}
-
 static struct bpf_prog *mlx4_rxt_xdp_prog(struct kunit *test, u32 act)
 {
 	struct bpf_insn insns[] = {
@@ -487,12 +345,12 @@ static void mlx4_rx_activate_posts_pool_pages(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, be32_to_cpu(rx_desc->data[0].byte_count),
 				(u32)priv->frag_info[0].frag_size);
 	}
-	KUNIT_EXPECT_EQ(test, mlx4_rxt_dma.maps, MLX4_RXT_RING_SIZE);
-	KUNIT_EXPECT_EQ(test, mlx4_rxt_dma.dev_syncs, MLX4_RXT_RING_SIZE);
-	KUNIT_EXPECT_EQ(test, mlx4_rxt_dma.dev_syncs_off_range, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.maps), MLX4_RXT_RING_SIZE);
+	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.syncs), MLX4_RXT_RING_SIZE);
+	KUNIT_EXPECT_EQ(test, pp_test_dma.syncs_off_range, 0);
 
 	mlx4_rxt_stop(t);
-	mlx4_rxt_expect_unmapped(test);
+	pp_test_dma_expect_unmapped(test);
 }
 
 /* A frame that fits one buffer becomes an skb built around the posted
@@ -507,6 +365,7 @@ static void mlx4_rx_linear_frame_builds_skb_on_pool_page(struct kunit *test)
 	struct mlx4_rxt *t = mlx4_rxt_start(test, 1500, NULL);
 	struct page *pages[MLX4_RXT_SKB_BATCH];
 	struct page_pool_stats before, after;
+	struct pp_test_dma_sync sync;
 	struct sk_buff *skb;
 	int i;
 
@@ -521,10 +380,11 @@ static void mlx4_rx_linear_frame_builds_skb_on_pool_page(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, be32_to_cpu(t->cq_db), (u32)MLX4_RXT_SKB_BATCH);
 
 	/* The last frame's buffer was synced for the CPU over the frame. */
-	KUNIT_EXPECT_EQ(test, mlx4_rxt_dma.cpu_syncs, MLX4_RXT_SKB_BATCH);
-	KUNIT_EXPECT_EQ(test, mlx4_rxt_dma.cpu_sync_addr,
+	sync = pp_test_dma_last(&pp_test_dma.cpu_log);
+	KUNIT_EXPECT_EQ(test, pp_test_dma.cpu_log.n, MLX4_RXT_SKB_BATCH);
+	KUNIT_EXPECT_EQ(test, sync.addr,
 			page_pool_get_dma_addr(pages[3]) + NET_SKB_PAD);
-	KUNIT_EXPECT_EQ(test, mlx4_rxt_dma.cpu_sync_len, (size_t)lens[3]);
+	KUNIT_EXPECT_EQ(test, sync.size, (size_t)lens[3]);
 
 	i = 0;
 	skb_queue_walk(&t->skbs, skb) {
@@ -551,7 +411,7 @@ static void mlx4_rx_linear_frame_builds_skb_on_pool_page(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, after.recycle_stats.ring_full, 0ULL);
 
 	mlx4_rxt_stop(t);
-	mlx4_rxt_expect_unmapped(test);
+	pp_test_dma_expect_unmapped(test);
 }
 
 /* Lap after lap of the ring, with the stack freeing each batch: once the
@@ -587,11 +447,11 @@ static void mlx4_rx_steady_state_maps_nothing_new(struct kunit *test)
 					(u32)MLX4_RXT_RING_SIZE - 7);
 		}
 		if (!lap)
-			maps_after_first = mlx4_rxt_dma.maps;
+			maps_after_first = atomic_read(&pp_test_dma.maps);
 	}
-	KUNIT_EXPECT_EQ(test, mlx4_rxt_dma.maps, maps_after_first);
-	KUNIT_EXPECT_EQ(test, mlx4_rxt_dma.mapped_twice, 0);
-	KUNIT_EXPECT_EQ(test, mlx4_rxt_dma.dev_syncs_off_range, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.maps), maps_after_first);
+	KUNIT_EXPECT_EQ(test, pp_test_dma.mapped_twice, 0);
+	KUNIT_EXPECT_EQ(test, pp_test_dma.syncs_off_range, 0);
 	s = mlx4_rxt_stats(t);
 	KUNIT_EXPECT_EQ(test, s.recycle_stats.ring,
 			4ULL * MLX4_RXT_RING_SIZE);
@@ -600,7 +460,7 @@ static void mlx4_rx_steady_state_maps_nothing_new(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t->ring->packets, 4UL * MLX4_RXT_RING_SIZE);
 
 	mlx4_rxt_stop(t);
-	mlx4_rxt_expect_unmapped(test);
+	pp_test_dma_expect_unmapped(test);
 }
 
 /* A jumbo frame spans three buffers: the skb is built on the first
@@ -628,7 +488,8 @@ static void mlx4_rx_jumbo_frame_gets_pool_page_frags(struct kunit *test)
 			room);
 	KUNIT_EXPECT_EQ(test, (int)priv->frag_info[2].frag_size,
 			MLX4_EN_EFF_MTU(9000) - (int)(room0 + room));
-	KUNIT_EXPECT_EQ(test, mlx4_rxt_dma.maps, 3 * MLX4_RXT_RING_SIZE);
+	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.maps),
+			3 * MLX4_RXT_RING_SIZE);
 
 	frags = mlx4_rxt_frags(t, 0);
 	for (i = 0; i < 3; i++)
@@ -671,7 +532,7 @@ static void mlx4_rx_jumbo_frame_gets_pool_page_frags(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s.recycle_stats.released_refcnt, 0ULL);
 
 	mlx4_rxt_stop(t);
-	mlx4_rxt_expect_unmapped(test);
+	pp_test_dma_expect_unmapped(test);
 }
 
 /* Frames the hardware flags as bad never reach an skb: their pages go
@@ -695,12 +556,13 @@ static void mlx4_rx_bad_frames_recycle_in_napi(struct kunit *test)
 	/* Eight missing buffers: the ring refilled them from the cache. */
 	KUNIT_EXPECT_EQ(test, t->ring->prod - t->ring->cons,
 			(u32)MLX4_RXT_RING_SIZE);
-	KUNIT_EXPECT_EQ(test, mlx4_rxt_dma.maps, MLX4_RXT_RING_SIZE);
-	KUNIT_EXPECT_EQ(test, mlx4_rxt_dma.dev_syncs, MLX4_RXT_RING_SIZE + 8);
-	KUNIT_EXPECT_EQ(test, mlx4_rxt_dma.dev_syncs_off_range, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.maps), MLX4_RXT_RING_SIZE);
+	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.syncs),
+			MLX4_RXT_RING_SIZE + 8);
+	KUNIT_EXPECT_EQ(test, pp_test_dma.syncs_off_range, 0);
 
 	mlx4_rxt_stop(t);
-	mlx4_rxt_expect_unmapped(test);
+	pp_test_dma_expect_unmapped(test);
 }
 
 /* XDP_DROP: the program sees the frame in a page mapped both ways with
@@ -712,6 +574,7 @@ static void mlx4_rx_xdp_drop_recycles_direct(struct kunit *test)
 {
 	struct bpf_prog *prog = mlx4_rxt_xdp_prog(test, XDP_DROP);
 	struct mlx4_rxt *t = mlx4_rxt_start(test, 1500, prog);
+	struct pp_test_dma_sync sync;
 	struct page_pool_stats s;
 	int i, n = 3 * MLX4_RXT_RING_SIZE;
 
@@ -731,17 +594,19 @@ static void mlx4_rx_xdp_drop_recycles_direct(struct kunit *test)
 	s = mlx4_rxt_stats(t);
 	KUNIT_EXPECT_EQ(test, s.recycle_stats.cached, (u64)n);
 	KUNIT_EXPECT_EQ(test, s.recycle_stats.released_refcnt, 0ULL);
-	KUNIT_EXPECT_EQ(test, mlx4_rxt_dma.maps, MLX4_RXT_RING_SIZE);
-	KUNIT_EXPECT_EQ(test, mlx4_rxt_dma.dev_syncs, MLX4_RXT_RING_SIZE + n);
-	KUNIT_EXPECT_EQ(test, mlx4_rxt_dma.dev_syncs_off_range, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.maps), MLX4_RXT_RING_SIZE);
+	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.syncs),
+			MLX4_RXT_RING_SIZE + n);
+	KUNIT_EXPECT_EQ(test, pp_test_dma.syncs_off_range, 0);
 	/* The CPU sync covered the frame at XDP's headroom. */
-	KUNIT_EXPECT_EQ(test, offset_in_page(mlx4_rxt_dma.cpu_sync_addr),
+	sync = pp_test_dma_last(&pp_test_dma.cpu_log);
+	KUNIT_EXPECT_EQ(test, offset_in_page(sync.addr),
 			(unsigned long)XDP_PACKET_HEADROOM);
-	KUNIT_EXPECT_EQ(test, mlx4_rxt_dma.cpu_sync_len, (size_t)75);
+	KUNIT_EXPECT_EQ(test, sync.size, (size_t)75);
 
 	mlx4_rxt_stop(t);
 	bpf_prog_free(prog);
-	mlx4_rxt_expect_unmapped(test);
+	pp_test_dma_expect_unmapped(test);
 }
 
 /* XDP_PASS: the skb is built on the page with XDP's headroom in front. */
@@ -769,7 +634,7 @@ static void mlx4_rx_xdp_pass_builds_skb(struct kunit *test)
 
 	mlx4_rxt_stop(t);
 	bpf_prog_free(prog);
-	mlx4_rxt_expect_unmapped(test);
+	pp_test_dma_expect_unmapped(test);
 }
 
 struct mlx4_rxt_tx_done {
@@ -797,6 +662,7 @@ static void mlx4_rx_xdp_tx_returns_pages_to_pool(struct kunit *test)
 	struct mlx4_en_tx_ring *tx, *tx_rings[1];
 	struct mlx4_en_cq *tx_cq, *tx_cqs[1];
 	struct page_pool_stats before, after;
+	struct pp_test_dma_sync sync;
 	struct mlx4_rxt_tx_done c;
 	struct page *pages[4];
 	struct bpf_prog *prog;
@@ -860,10 +726,11 @@ static void mlx4_rx_xdp_tx_returns_pages_to_pool(struct kunit *test)
 				lens[i]);
 		KUNIT_EXPECT_NULL(test, mlx4_rxt_frags(t, i)[0].page);
 	}
-	KUNIT_EXPECT_EQ(test, mlx4_rxt_dma.tx_syncs, 4);
-	KUNIT_EXPECT_EQ(test, mlx4_rxt_dma.tx_sync_addr,
+	sync = pp_test_dma_last(&pp_test_dma.tx_log);
+	KUNIT_EXPECT_EQ(test, pp_test_dma.tx_log.n, 4);
+	KUNIT_EXPECT_EQ(test, sync.addr,
 			page_pool_get_dma_addr(pages[3]) + XDP_PACKET_HEADROOM);
-	KUNIT_EXPECT_EQ(test, mlx4_rxt_dma.tx_sync_len, (size_t)lens[3]);
+	KUNIT_EXPECT_EQ(test, sync.size, (size_t)lens[3]);
 
 	/* Two completions in NAPI: straight into the pool's cache. */
 	before = mlx4_rxt_stats(t);
@@ -884,13 +751,13 @@ static void mlx4_rx_xdp_tx_returns_pages_to_pool(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, after.recycle_stats.ring -
 			before.recycle_stats.ring, 2ULL);
 	KUNIT_EXPECT_EQ(test, after.recycle_stats.released_refcnt, 0ULL);
-	KUNIT_EXPECT_EQ(test, mlx4_rxt_dma.maps, MLX4_RXT_RING_SIZE);
+	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.maps), MLX4_RXT_RING_SIZE);
 
 	t->priv->tx_ring[TX_XDP] = NULL;
 	t->priv->tx_cq[TX_XDP] = NULL;
 	mlx4_rxt_stop(t);
 	bpf_prog_free(prog);
-	mlx4_rxt_expect_unmapped(test);
+	pp_test_dma_expect_unmapped(test);
 }
 
 /* The port goes down while the stack still holds skbs: the pool stays
@@ -912,7 +779,7 @@ static void mlx4_rx_teardown_with_skbs_held_leaks_nothing(struct kunit *test)
 	 * bytes, two each for 4500, 6000 and 7500): the pool may unmap
 	 * pages in flight when it is destroyed, or when they come back.
 	 */
-	KUNIT_EXPECT_LE(test, mlx4_rxt_dma.maps - mlx4_rxt_dma.unmaps,
+	KUNIT_EXPECT_LE(test, pp_test_dma_mapped(),
 			1 + 2 + 2 + 2);
 	for (i = 0; i < MLX4_RXT_SKB_BATCH; i++) {
 		struct sk_buff *skb = __skb_dequeue(&t->skbs);
@@ -920,15 +787,12 @@ static void mlx4_rx_teardown_with_skbs_held_leaks_nothing(struct kunit *test)
 		mlx4_rxt_expect_frame(test, skb, 3000 + 1500 * i, i);
 		kfree_skb(skb);
 	}
-	mlx4_rxt_expect_unmapped(test);
+	pp_test_dma_expect_unmapped(test);
 }
 
 static int mlx4_rxt_init(struct kunit *test)
 {
-	memset(&mlx4_rxt_dma, 0, sizeof(mlx4_rxt_dma));
-	spin_lock_init(&mlx4_rxt_dma.lock);
-	init_completion(&mlx4_rxt_dma.all_unmapped);
-	mlx4_rxt_dma.unmap_target = -1;
+	pp_test_dma_reset();
 	pp_test_pin_cpu();
 	return 0;
 }
@@ -940,21 +804,12 @@ static void mlx4_rxt_exit(struct kunit *test)
 
 static int mlx4_rxt_suite_init(struct kunit_suite *suite)
 {
-	mlx4_rxt_dev = root_device_register("mlx4_en_rx_test");
-	if (IS_ERR(mlx4_rxt_dev))
-		return PTR_ERR(mlx4_rxt_dev);
-	mlx4_rxt_dev->dma_mask = &mlx4_rxt_dev->coherent_dma_mask;
-	if (dma_set_mask_and_coherent(mlx4_rxt_dev, DMA_BIT_MASK(64))) {
-		root_device_unregister(mlx4_rxt_dev);
-		return -EIO;
-	}
-	set_dma_ops(mlx4_rxt_dev, &mlx4_rxt_dma_ops);
-	return 0;
+	return pp_test_dma_register_recording("mlx4_en_rx_test");
 }
 
 static void mlx4_rxt_suite_exit(struct kunit_suite *suite)
 {
-	root_device_unregister(mlx4_rxt_dev);
+	pp_test_dma_unregister();
 }
 
 static struct kunit_case mlx4_rxt_cases[] = {

@@ -41,7 +41,6 @@
  *   bpf_xdp_adjust_tail() helper through the XDP helper table.
  */
 #include <kunit/test.h>
-#include <linux/dma-map-ops.h>
 #include <linux/etherdevice.h>
 #include <linux/filter.h>
 #include <net/gro.h>
@@ -55,8 +54,6 @@
  * wait on the NAPI's list, where the case takes them.
  */
 #define MLX5_RXT_SKB_BATCH	4
-#define MLX5_RXT_MAX_PAGES	1024
-#define MLX5_RXT_SYNC_LOG	256
 /* The striding RQ: 4 WQEs of 8 pages, strides of 2 KiB. */
 #define MLX5_RXT_MPW_LOG_WQ_SZ	2
 #define MLX5_RXT_MPW_PAGES	8
@@ -65,162 +62,6 @@
 				 MLX5_RXT_MPW_LOG_STRIDE))
 /* The XDP SQ: 64 WQEBBs. */
 #define MLX5_RXT_LOG_SQ_SZ	6
-
-struct mlx5_rxt_sync {
-	dma_addr_t addr;
-	size_t len;
-};
-
-/* What the test device has seen. */
-struct mlx5_rxt_dma {
-	/* DMA calls come in any context, some with interrupts off. */
-	spinlock_t lock;
-	struct page *live[MLX5_RXT_MAX_PAGES];
-	int maps;
-	int unmaps;
-	int mapped_twice;
-	int unmapped_unknown;
-	int too_many;
-	/* Maps that may still succeed; negative: no limit. */
-	int maps_left;
-	int map_errors;
-	/* Syncs for the device, and those outside [sync_lo, sync_hi) of
-	 * their page.
-	 */
-	int dev_syncs;
-	int dev_syncs_off_range;
-	unsigned int sync_lo;
-	unsigned int sync_hi;
-	struct mlx5_rxt_sync dev_log[MLX5_RXT_SYNC_LOG];
-	int cpu_syncs;
-	struct mlx5_rxt_sync cpu_log[MLX5_RXT_SYNC_LOG];
-	int unmap_target;
-	struct completion all_unmapped;
-};
-
-static struct mlx5_rxt_dma mlx5_rxt_dma;
-static struct device *mlx5_rxt_dev;
-
-static dma_addr_t mlx5_rxt_map_page(struct device *dev, struct page *page,
-				    unsigned long offset, size_t size,
-				    enum dma_data_direction dir,
-				    unsigned long attrs)
-{
-	struct mlx5_rxt_dma *d = &mlx5_rxt_dma;
-	unsigned long flags;
-	int i, free = -1;
-
-	spin_lock_irqsave(&d->lock, flags);
-	if (!d->maps_left) {
-		d->map_errors++;
-		spin_unlock_irqrestore(&d->lock, flags);
-		return DMA_MAPPING_ERROR;
-	}
-	if (d->maps_left > 0)
-		d->maps_left--;
-	d->maps++;
-	for (i = 0; i < MLX5_RXT_MAX_PAGES; i++) {
-		if (d->live[i] == page)
-			d->mapped_twice++;
-		else if (!d->live[i] && free < 0)
-			free = i;
-	}
-	if (free >= 0)
-		d->live[free] = page;
-	else
-		d->too_many++;
-	spin_unlock_irqrestore(&d->lock, flags);
-	return page_to_phys(page) + offset;
-}
-
-static void mlx5_rxt_unmap_page(struct device *dev, dma_addr_t addr,
-				size_t size, enum dma_data_direction dir,
-				unsigned long attrs)
-{
-	struct mlx5_rxt_dma *d = &mlx5_rxt_dma;
-	struct page *page = pfn_to_page(PHYS_PFN(addr));
-	unsigned long flags;
-	bool done;
-	int i;
-
-	spin_lock_irqsave(&d->lock, flags);
-	for (i = 0; i < MLX5_RXT_MAX_PAGES; i++)
-		if (d->live[i] == page)
-			break;
-	if (i < MLX5_RXT_MAX_PAGES)
-		d->live[i] = NULL;
-	else
-		d->unmapped_unknown++;
-	d->unmaps++;
-	done = d->unmaps == d->unmap_target;
-	spin_unlock_irqrestore(&d->lock, flags);
-	if (done)
-		complete(&d->all_unmapped);
-}
-
-static void mlx5_rxt_sync_for_device(struct device *dev, dma_addr_t addr,
-				     size_t size, enum dma_data_direction dir)
-{
-	struct mlx5_rxt_dma *d = &mlx5_rxt_dma;
-	unsigned int off = offset_in_page(addr);
-	unsigned long flags;
-
-	spin_lock_irqsave(&d->lock, flags);
-	d->dev_log[d->dev_syncs % MLX5_RXT_SYNC_LOG] =
-		(struct mlx5_rxt_sync){ addr, size };
-	d->dev_syncs++;
-	if (off < d->sync_lo || off + size > d->sync_hi)
-		d->dev_syncs_off_range++;
-	spin_unlock_irqrestore(&d->lock, flags);
-}
-
-static void mlx5_rxt_sync_for_cpu(struct device *dev, dma_addr_t addr,
-				  size_t size, enum dma_data_direction dir)
-{
-	struct mlx5_rxt_dma *d = &mlx5_rxt_dma;
-	unsigned long flags;
-
-	spin_lock_irqsave(&d->lock, flags);
-	d->cpu_log[d->cpu_syncs % MLX5_RXT_SYNC_LOG] =
-		(struct mlx5_rxt_sync){ addr, size };
-	d->cpu_syncs++;
-	spin_unlock_irqrestore(&d->lock, flags);
-}
-
-static const struct dma_map_ops mlx5_rxt_dma_ops = {
-	.map_page = mlx5_rxt_map_page,
-	.unmap_page = mlx5_rxt_unmap_page,
-	.sync_single_for_device = mlx5_rxt_sync_for_device,
-	.sync_single_for_cpu = mlx5_rxt_sync_for_cpu,
-};
-
-/* Whether one logged sync covers [addr, addr + len). */
-static bool mlx5_rxt_synced(const struct mlx5_rxt_sync *log, int n,
-			    dma_addr_t addr, size_t len)
-{
-	int i;
-
-	for (i = 0; i < min(n, MLX5_RXT_SYNC_LOG); i++)
-		if (log[i].addr <= addr && addr + len <= log[i].addr + log[i].len)
-			return true;
-	return false;
-}
-
-static bool mlx5_rxt_synced_for_cpu(dma_addr_t addr, size_t len)
-{
-	return mlx5_rxt_synced(mlx5_rxt_dma.cpu_log, mlx5_rxt_dma.cpu_syncs,
-			       addr, len);
-}
-
-static void mlx5_rxt_forget_syncs(void)
-{
-	unsigned long flags;
-
-	spin_lock_irqsave(&mlx5_rxt_dma.lock, flags);
-	mlx5_rxt_dma.cpu_syncs = 0;
-	mlx5_rxt_dma.dev_syncs = 0;
-	spin_unlock_irqrestore(&mlx5_rxt_dma.lock, flags);
-}
 
 /* How the XDP programs of the cases behave: a verdict, after trimming
  * @trim bytes off the tail with bpf_xdp_adjust_tail() if non-zero.
@@ -585,7 +426,7 @@ static void mlx5_rxt_xdpsq(struct mlx5_rxt *t)
 	sq->db.xdpi_fifo.cc = &sq->xdpi_fifo_cc;
 	sq->db.xdpi_fifo.mask = n * MLX5_SEND_WQEBB_NUM_DS - 1;
 	sq->uar_map = (__force void __iomem *)t->uar;
-	sq->pdev = mlx5_rxt_dev;
+	sq->pdev = pp_test_dma.dev;
 	sq->sqn = 0x123;
 	sq->mkey_be = cpu_to_be32(0x77);
 	sq->hw_mtu = t->rq->hw_mtu;
@@ -643,7 +484,7 @@ static struct mlx5_rxt *mlx5_rxt_start(struct kunit *test, int mtu,
 
 	/* What mlx5e_init_rxq_rq() sets. */
 	rq->wq_type = t->params.rq_wq_type;
-	rq->pdev = mlx5_rxt_dev;
+	rq->pdev = pp_test_dma.dev;
 	rq->netdev = t->netdev;
 	rq->priv = t->priv;
 	rq->tstamp = &t->tstamp;
@@ -690,8 +531,8 @@ static struct mlx5_rxt *mlx5_rxt_start(struct kunit *test, int mtu,
 	pool->disconnect = mlx5_rxt_disconnect;
 	pool->xdp_mem_id = mem_id;
 
-	mlx5_rxt_dma.sync_lo = pool->p.offset;
-	mlx5_rxt_dma.sync_hi = pool->p.offset + pool->p.max_len;
+	pp_test_dma.sync_lo = pool->p.offset;
+	pp_test_dma.sync_hi = pool->p.offset + pool->p.max_len;
 	if (prog)
 		mlx5_rxt_xdpsq(t);
 	set_bit(MLX5E_RQ_STATE_ENABLED, &rq->state);
@@ -972,9 +813,10 @@ static int mlx5_rxt_posted_pages(struct mlx5_rxt *t)
  */
 static void mlx5_rxt_expect_maps(struct kunit *test, int pages)
 {
-	KUNIT_EXPECT_GE(test, mlx5_rxt_dma.maps, pages);
-	KUNIT_EXPECT_LT(test, mlx5_rxt_dma.maps, pages + PP_ALLOC_CACHE_REFILL);
-	KUNIT_EXPECT_EQ(test, mlx5_rxt_dma.mapped_twice, 0);
+	KUNIT_EXPECT_GE(test, atomic_read(&pp_test_dma.maps), pages);
+	KUNIT_EXPECT_LT(test, atomic_read(&pp_test_dma.maps),
+			pages + PP_ALLOC_CACHE_REFILL);
+	KUNIT_EXPECT_EQ(test, pp_test_dma.mapped_twice, 0);
 }
 
 /* Waits for the pool to be freed and to have unmapped every page it
@@ -982,24 +824,9 @@ static void mlx5_rxt_expect_maps(struct kunit *test, int pages)
  */
 static void mlx5_rxt_expect_released(struct kunit *test, struct mlx5_rxt *t)
 {
-	struct mlx5_rxt_dma *d = &mlx5_rxt_dma;
-	unsigned long flags;
-	bool wait;
-
 	KUNIT_EXPECT_TRUE_MSG(test, pp_test_released(&t->release),
 			      "the pool was not freed");
-	spin_lock_irqsave(&d->lock, flags);
-	d->unmap_target = d->maps;
-	wait = d->unmaps != d->maps;
-	spin_unlock_irqrestore(&d->lock, flags);
-	if (wait && !wait_for_completion_timeout(&d->all_unmapped,
-						 PP_TEST_RELEASE_TIMEOUT))
-		KUNIT_FAIL(test, "%d pages mapped, %d unmapped", d->maps,
-			   d->unmaps);
-	KUNIT_EXPECT_EQ(test, d->unmaps, d->maps);
-	KUNIT_EXPECT_EQ(test, d->mapped_twice, 0);
-	KUNIT_EXPECT_EQ(test, d->unmapped_unknown, 0);
-	KUNIT_EXPECT_EQ(test, d->too_many, 0);
+	pp_test_dma_expect_unmapped(test);
 }
 
 /* a. A legacy RQ at MTU 1500 holds two buffers a page. Posting maps each
@@ -1036,14 +863,14 @@ static void mlx5e_rx_legacy_linear_builds_skbs_on_pool_pages(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, be32_to_cpu(t->wq_db), (u32)MLX5_RXT_WQ_SZ);
 	KUNIT_EXPECT_EQ(test, mlx5_rxt_posted_pages(t), MLX5_RXT_WQ_SZ / 2);
 	mlx5_rxt_expect_maps(test, MLX5_RXT_WQ_SZ / 2);
-	maps = mlx5_rxt_dma.maps;
-	KUNIT_EXPECT_EQ(test, mlx5_rxt_dma.dev_syncs_off_range, 0);
+	maps = atomic_read(&pp_test_dma.maps);
+	KUNIT_EXPECT_EQ(test, pp_test_dma.syncs_off_range, 0);
 	mlx5_rxt_expect_posted(test, t);
 	for (i = 0; i < MLX5_RXT_WQ_SZ; i += 2)
 		KUNIT_EXPECT_PTR_EQ(test, mlx5_rxt_frag(t, i)->au,
 				    mlx5_rxt_frag(t, i + 1)->au);
 
-	mlx5_rxt_forget_syncs();
+	pp_test_dma_forget_syncs();
 	for (i = 0; i < MLX5_RXT_SKB_BATCH; i++)
 		mlx5_rxt_receive(t, lens[i], i);
 	KUNIT_EXPECT_EQ(test, mlx5_rxt_poll(t, 64), MLX5_RXT_SKB_BATCH);
@@ -1054,7 +881,7 @@ static void mlx5e_rx_legacy_linear_builds_skbs_on_pool_pages(struct kunit *test)
 	/* Four buffers short of a refill's bulk: nothing mapped anew. */
 	KUNIT_EXPECT_EQ(test, rq->wqe.wq.cur_sz,
 			(u16)(MLX5_RXT_WQ_SZ - MLX5_RXT_SKB_BATCH));
-	KUNIT_EXPECT_EQ(test, mlx5_rxt_dma.maps, maps);
+	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.maps), maps);
 
 	i = 0;
 	skb_queue_walk(&t->skbs, skb) {
@@ -1071,12 +898,14 @@ static void mlx5e_rx_legacy_linear_builds_skbs_on_pool_pages(struct kunit *test)
 		KUNIT_EXPECT_TRUE(test, skb->pp_recycle);
 		KUNIT_EXPECT_EQ(test, skb_get_rx_queue(skb), 0);
 		KUNIT_EXPECT_PTR_EQ(test, skb->dev, t->netdev);
-		KUNIT_EXPECT_TRUE_MSG(test, mlx5_rxt_synced_for_cpu(dma, lens[i]),
+		KUNIT_EXPECT_TRUE_MSG(test,
+				      pp_test_dma_synced(&pp_test_dma.cpu_log,
+							 dma, lens[i]),
 				      "frame %d not synced for the CPU", i);
 		mlx5_rxt_expect_frame(test, skb, lens[i], i);
 		i++;
 	}
-	KUNIT_EXPECT_GE(test, mlx5_rxt_dma.cpu_syncs, MLX5_RXT_SKB_BATCH);
+	KUNIT_EXPECT_GE(test, pp_test_dma.cpu_log.n, MLX5_RXT_SKB_BATCH);
 
 	/* The skbs hold the two pages: the driver's share went back with
 	 * the WQEs, the pages go back with the last skb of each.
@@ -1128,12 +957,12 @@ static void mlx5e_rx_legacy_steady_state_maps_nothing_new(struct kunit *test)
 					(u16)(MLX5_RXT_WQ_SZ - 8));
 		}
 		if (!lap)
-			maps_after_first = mlx5_rxt_dma.maps;
+			maps_after_first = atomic_read(&pp_test_dma.maps);
 	}
 	mlx5_rxt_expect_posted(test, t);
-	KUNIT_EXPECT_EQ(test, mlx5_rxt_dma.maps, maps_after_first);
-	KUNIT_EXPECT_EQ(test, mlx5_rxt_dma.mapped_twice, 0);
-	KUNIT_EXPECT_EQ(test, mlx5_rxt_dma.dev_syncs_off_range, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.maps), maps_after_first);
+	KUNIT_EXPECT_EQ(test, pp_test_dma.mapped_twice, 0);
+	KUNIT_EXPECT_EQ(test, pp_test_dma.syncs_off_range, 0);
 	s = mlx5_rxt_stats(t);
 	/* Two frames a page. */
 	KUNIT_EXPECT_EQ(test, s.recycle_stats.cached + s.recycle_stats.ring,
@@ -1179,7 +1008,7 @@ static void mlx5_rxt_drain(struct mlx5_rxt *t, struct mlx5_rxt_drain *d)
 {
 	d->pool = t->rq->page_pool;
 	d->n = 0;
-	mlx5_rxt_dma.maps_left = 0;
+	pp_test_dma.maps_left = 0;
 	pp_test_in_softirq(mlx5_rxt_drain_fn, d);
 }
 
@@ -1223,7 +1052,7 @@ static void mlx5e_rx_legacy_nonlinear_refill_faults_leak_nothing(struct kunit *t
 	KUNIT_EXPECT_PTR_EQ(test, mlx5_rxt_frag(t, 0)[2].au,
 			    mlx5_rxt_frag(t, 1)[0].au);
 
-	mlx5_rxt_forget_syncs();
+	pp_test_dma_forget_syncs();
 	for (i = 0; i < MLX5_RXT_SKB_BATCH; i++)
 		mlx5_rxt_receive(t, lens[i], 10 + i);
 	KUNIT_EXPECT_EQ(test, mlx5_rxt_poll(t, 64), MLX5_RXT_SKB_BATCH);
@@ -1242,8 +1071,9 @@ static void mlx5e_rx_legacy_nonlinear_refill_faults_leak_nothing(struct kunit *t
 		 */
 		done = min_t(unsigned int, lens[i], info->arr[0].frag_size);
 		dma = page_pool_get_dma_addr(frag->au->page) + frag->offset;
-		KUNIT_EXPECT_TRUE(test, mlx5_rxt_synced_for_cpu(dma + rq->buff.headroom,
-								done));
+		KUNIT_EXPECT_TRUE(test, pp_test_dma_synced(&pp_test_dma.cpu_log,
+							   dma + rq->buff.headroom,
+							   done));
 		for (f = 1; done < lens[i]; f++) {
 			skb_frag_t *sf = &skb_shinfo(skb)->frags[f - 1];
 			unsigned int n = min_t(unsigned int, lens[i] - done,
@@ -1256,7 +1086,9 @@ static void mlx5e_rx_legacy_nonlinear_refill_faults_leak_nothing(struct kunit *t
 			KUNIT_EXPECT_EQ(test, skb_frag_size(sf), n);
 			dma = page_pool_get_dma_addr(frag[f].au->page) +
 			      frag[f].offset;
-			KUNIT_EXPECT_TRUE(test, mlx5_rxt_synced_for_cpu(dma, n));
+			KUNIT_EXPECT_TRUE(test,
+					  pp_test_dma_synced(&pp_test_dma.cpu_log,
+							     dma, n));
 			done += n;
 		}
 		KUNIT_EXPECT_EQ(test, (int)skb_shinfo(skb)->nr_frags, f - 1);
@@ -1274,9 +1106,9 @@ static void mlx5e_rx_legacy_nonlinear_refill_faults_leak_nothing(struct kunit *t
 		int err_before = rq->stats->buff_alloc_err;
 
 		mlx5_rxt_drain(t, drain);
-		mlx5_rxt_dma.maps_left = budgets[i];
+		pp_test_dma.maps_left = budgets[i];
 		mlx5_rxt_poll(t, 64);
-		mlx5_rxt_dma.maps_left = -1;
+		pp_test_dma.maps_left = -1;
 		pp_test_in_softirq(mlx5_rxt_undrain_fn, drain);
 		KUNIT_EXPECT_EQ(test, rq->stats->buff_alloc_err,
 				(u64)err_before + 1);
@@ -1287,7 +1119,7 @@ static void mlx5e_rx_legacy_nonlinear_refill_faults_leak_nothing(struct kunit *t
 				0);
 		mlx5_rxt_expect_posted(test, t);
 	}
-	KUNIT_EXPECT_GT(test, mlx5_rxt_dma.map_errors, 0);
+	KUNIT_EXPECT_GT(test, atomic_read(&pp_test_dma.map_errors), 0);
 	KUNIT_EXPECT_EQ(test, rq->wqe.wq.cur_sz, (u16)(MLX5_RXT_WQ_SZ - 6));
 
 	/* Maps work again: the refill after two more frames fills the
@@ -1331,7 +1163,7 @@ static void mlx5e_rx_xdp_drop_recycles_direct(struct kunit *test)
 
 	mlx5_rxt_post(t);
 	mlx5_rxt_expect_maps(test, MLX5_RXT_WQ_SZ);
-	maps = mlx5_rxt_dma.maps;
+	maps = atomic_read(&pp_test_dma.maps);
 	for (i = 0; i < n; i += 16) {
 		for (j = 0; j < 16; j++)
 			mlx5_rxt_receive(t, 60 + 90 * j, j);
@@ -1344,8 +1176,8 @@ static void mlx5e_rx_xdp_drop_recycles_direct(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s.recycle_stats.cached, (u64)n);
 	KUNIT_EXPECT_EQ(test, s.recycle_stats.ring, 0ULL);
 	KUNIT_EXPECT_EQ(test, s.recycle_stats.released_refcnt, 0ULL);
-	KUNIT_EXPECT_EQ(test, mlx5_rxt_dma.maps, maps);
-	KUNIT_EXPECT_EQ(test, mlx5_rxt_dma.dev_syncs_off_range, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.maps), maps);
+	KUNIT_EXPECT_EQ(test, pp_test_dma.syncs_off_range, 0);
 	mlx5_rxt_expect_posted(test, t);
 
 	mlx5_rxt_stop(t);
@@ -1419,7 +1251,7 @@ static void mlx5e_rx_xdp_redirect_frame_holds_page(struct kunit *test)
 	s = mlx5_rxt_stats(t);
 	KUNIT_EXPECT_EQ(test, s.recycle_stats.cached + s.recycle_stats.ring,
 			0ULL);
-	KUNIT_EXPECT_EQ(test, mlx5_rxt_dma.unmaps, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.unmaps), 0);
 	for (i = 0; i < 4; i++) {
 		struct xdp_frame *xdpf = f->frames[i];
 
@@ -1476,8 +1308,8 @@ static void mlx5e_rx_xdp_tx_returns_pages_to_pool(struct kunit *test)
 	t = mlx5_rxt_start(test, 1500, prog, false);
 	sq = t->sq;
 	mlx5_rxt_post(t);
-	maps = mlx5_rxt_dma.maps;
-	mlx5_rxt_forget_syncs();
+	maps = atomic_read(&pp_test_dma.maps);
+	pp_test_dma_forget_syncs();
 	for (i = 0; i < 4; i++) {
 		pages[i] = mlx5_rxt_frag(t, i)->au->page;
 		mlx5_rxt_receive(t, lens[i], i);
@@ -1498,9 +1330,9 @@ static void mlx5e_rx_xdp_tx_returns_pages_to_pool(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, be64_to_cpu(wqe->data[0].addr), (u64)dma);
 		KUNIT_EXPECT_EQ(test, be32_to_cpu(wqe->data[0].byte_count),
 				lens[i]);
-		KUNIT_EXPECT_TRUE_MSG(test, mlx5_rxt_synced(mlx5_rxt_dma.dev_log,
-							    mlx5_rxt_dma.dev_syncs,
-							    dma, lens[i]),
+		KUNIT_EXPECT_TRUE_MSG(test,
+				      pp_test_dma_synced(&pp_test_dma.dev_log,
+							 dma, lens[i]),
 				      "frame %d not synced for the device", i);
 	}
 	/* The WQEs were freed, but the SQ holds their pages. */
@@ -1525,7 +1357,7 @@ static void mlx5e_rx_xdp_tx_returns_pages_to_pool(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s.recycle_stats.cached + s.recycle_stats.ring,
 			4ULL);
 	KUNIT_EXPECT_EQ(test, s.recycle_stats.released_refcnt, 0ULL);
-	KUNIT_EXPECT_EQ(test, mlx5_rxt_dma.maps, maps);
+	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.maps), maps);
 
 	mlx5_rxt_stop(t);
 	bpf_prog_free(prog);
@@ -1551,7 +1383,7 @@ static void mlx5e_rx_xdp_multibuf_drop_gives_back_every_page(struct kunit *test)
 	mlx5_rxt_post(t);
 	KUNIT_EXPECT_EQ(test, mlx5_rxt_posted_pages(t), 3 * MLX5_RXT_WQ_SZ);
 	mlx5_rxt_expect_maps(test, 3 * MLX5_RXT_WQ_SZ);
-	maps = mlx5_rxt_dma.maps;
+	maps = atomic_read(&pp_test_dma.maps);
 	for (i = 0; i < n; i += 16) {
 		for (j = 0; j < 16; j++)
 			mlx5_rxt_receive(t, lens[j % 4], j);
@@ -1562,7 +1394,7 @@ static void mlx5e_rx_xdp_multibuf_drop_gives_back_every_page(struct kunit *test)
 	s = mlx5_rxt_stats(t);
 	KUNIT_EXPECT_EQ(test, s.recycle_stats.cached, 3ULL * n);
 	KUNIT_EXPECT_EQ(test, s.recycle_stats.released_refcnt, 0ULL);
-	KUNIT_EXPECT_EQ(test, mlx5_rxt_dma.maps, maps);
+	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.maps), maps);
 	mlx5_rxt_expect_posted(test, t);
 
 	mlx5_rxt_stop(t);
@@ -1694,7 +1526,7 @@ static void mlx5e_rx_striding_linear_skbs_and_recycle(struct kunit *test)
 						     wi->alloc_units[i].page));
 
 	/* Strides 0 to 3: the first two pages. */
-	mlx5_rxt_forget_syncs();
+	pp_test_dma_forget_syncs();
 	for (i = 0; i < MLX5_RXT_SKB_BATCH; i++)
 		mlx5_rxt_receive_mpwrq(t, 0, i, 1, lens[i], i);
 	KUNIT_EXPECT_EQ(test, mlx5_rxt_poll(t, 64), MLX5_RXT_SKB_BATCH);
@@ -1710,8 +1542,9 @@ static void mlx5e_rx_striding_linear_skbs_and_recycle(struct kunit *test)
 				rq->buff.headroom);
 		KUNIT_EXPECT_TRUE(test, skb->pp_recycle);
 		dma = page_pool_get_dma_addr(page) + offset_in_page(off);
-		KUNIT_EXPECT_TRUE(test, mlx5_rxt_synced_for_cpu(dma + rq->buff.headroom,
-								lens[i]));
+		KUNIT_EXPECT_TRUE(test, pp_test_dma_synced(&pp_test_dma.cpu_log,
+							   dma + rq->buff.headroom,
+							   lens[i]));
 		mlx5_rxt_expect_frame(test, skb, lens[i], i);
 		i++;
 	}
@@ -1732,9 +1565,9 @@ static void mlx5e_rx_striding_linear_skbs_and_recycle(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s.recycle_stats.released_refcnt, 0ULL);
 
 	/* The WQE is filled again from what came back. */
-	maps = mlx5_rxt_dma.maps;
+	maps = atomic_read(&pp_test_dma.maps);
 	mlx5_rxt_mpw_fill(test, t, 2);
-	KUNIT_EXPECT_EQ(test, mlx5_rxt_dma.maps, maps);
+	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.maps), maps);
 	KUNIT_EXPECT_EQ(test, rq->mpwqe.wq.cur_sz, 2);
 
 	mlx5_rxt_stop(t);
@@ -1759,7 +1592,7 @@ static void mlx5e_rx_teardown_with_skbs_held_leaks_nothing(struct kunit *test)
 	mlx5_rxt_stop(t);
 	/* The skbs hold pages 0 to 5 of the ring: the pool waits for them. */
 	KUNIT_EXPECT_FALSE(test, completion_done(&t->release.released));
-	KUNIT_EXPECT_LE(test, mlx5_rxt_dma.maps - mlx5_rxt_dma.unmaps, 6);
+	KUNIT_EXPECT_LE(test, pp_test_dma_mapped(), 6);
 	for (i = 0; i < MLX5_RXT_SKB_BATCH; i++) {
 		struct sk_buff *skb = __skb_dequeue(&t->skbs);
 
@@ -1771,11 +1604,7 @@ static void mlx5e_rx_teardown_with_skbs_held_leaks_nothing(struct kunit *test)
 
 static int mlx5_rxt_init(struct kunit *test)
 {
-	memset(&mlx5_rxt_dma, 0, sizeof(mlx5_rxt_dma));
-	spin_lock_init(&mlx5_rxt_dma.lock);
-	init_completion(&mlx5_rxt_dma.all_unmapped);
-	mlx5_rxt_dma.unmap_target = -1;
-	mlx5_rxt_dma.maps_left = -1;
+	pp_test_dma_reset();
 	memset(&mlx5_rxt_xdp, 0, sizeof(mlx5_rxt_xdp));
 	mlx5_rxt_mem_disconnect = NULL;
 	pp_test_pin_cpu();
@@ -1791,21 +1620,12 @@ static int mlx5_rxt_suite_init(struct kunit_suite *suite)
 {
 	if (PAGE_SIZE != 4096)
 		return -EOPNOTSUPP;
-	mlx5_rxt_dev = root_device_register("mlx5e_rx_test");
-	if (IS_ERR(mlx5_rxt_dev))
-		return PTR_ERR(mlx5_rxt_dev);
-	mlx5_rxt_dev->dma_mask = &mlx5_rxt_dev->coherent_dma_mask;
-	if (dma_set_mask_and_coherent(mlx5_rxt_dev, DMA_BIT_MASK(64))) {
-		root_device_unregister(mlx5_rxt_dev);
-		return -EIO;
-	}
-	set_dma_ops(mlx5_rxt_dev, &mlx5_rxt_dma_ops);
-	return 0;
+	return pp_test_dma_register_recording("mlx5e_rx_test");
 }
 
 static void mlx5_rxt_suite_exit(struct kunit_suite *suite)
 {
-	root_device_unregister(mlx5_rxt_dev);
+	pp_test_dma_unregister();
 }
 
 static struct kunit_case mlx5_rxt_cases[] = {
