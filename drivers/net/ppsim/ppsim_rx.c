@@ -709,8 +709,8 @@ static void ppsim_wire_frame(struct ppsim_rxq *q, u8 *p, u32 len)
 }
 
 /* Frames the wire may write now at @rate frames/s, at most a batch.
- * Late by more than a ring's worth (it waited for buffers, or had
- * nothing to send), it starts its pace again rather than burst.
+ * Late by more than a ring's worth (it waited that long for buffers),
+ * it starts its pace again rather than burst.
  */
 static u32 ppsim_wire_due(struct ppsim_rxq *q, u32 rate)
 {
@@ -776,7 +776,7 @@ static void ppsim_wire_work(struct work_struct *work)
 			wait = ppsim_wire_wait(q);
 		spin_unlock_bh(&q->dev_lock);
 		cond_resched();
-	} while (n == PPSIM_WIRE_BATCH && !wait);
+	} while (n == PPSIM_WIRE_BATCH);
 	if (wait)
 		queue_delayed_work(system_unbound_wq, &q->wire_work, wait);
 }
@@ -835,6 +835,11 @@ int ppsim_wire_start(struct ppsim_priv *priv, u32 frames, u32 len)
 		if (q->wire_left && q->wire_len != len) {
 			err = -EINVAL;
 		} else {
+			/* An idle wire starts its pace now: no credit. */
+			if (!q->wire_left) {
+				q->wire_t0 = ktime_get_ns();
+				q->wire_sent = 0;
+			}
 			ppsim_wire_template(q, len);
 			q->wire_len = len;
 			WRITE_ONCE(q->wire_left, q->wire_left + frames);
