@@ -20,6 +20,8 @@
 
 static LIST_HEAD(ppsim_devs);
 static DEFINE_MUTEX(ppsim_devs_lock);	/* protects ppsim_devs */
+/* Module unload has emptied ppsim_devs: no new device may join it. */
+static bool ppsim_exiting;
 
 /* ---- netdev ---- */
 
@@ -445,7 +447,9 @@ static ssize_t new_device_store(struct bus_type *bus, const char *buf,
 		return -EINVAL;
 	}
 	mutex_lock(&ppsim_devs_lock);
-	if (ppsim_find(id)) {
+	if (ppsim_exiting) {
+		err = -ENODEV;
+	} else if (ppsim_find(id)) {
 		pr_warn("ppsim: new_device: device %u exists\n", id);
 		err = -EEXIST;
 	} else {
@@ -505,6 +509,7 @@ static void __exit ppsim_exit(void)
 	struct ppsim_dev *pdev, *tmp;
 
 	mutex_lock(&ppsim_devs_lock);
+	ppsim_exiting = true;
 	list_for_each_entry_safe(pdev, tmp, &ppsim_devs, list)
 		ppsim_dev_del(pdev);
 	mutex_unlock(&ppsim_devs_lock);
