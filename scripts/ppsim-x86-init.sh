@@ -10,6 +10,11 @@ mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t tmpfs tmpfs /tmp
 ip link set lo up
+# Without the module every case would skip: no TAP at all fails the run.
+if [ -f /lib/modules/ppsim.ko ] && ! insmod /lib/modules/ppsim.ko; then
+	echo "ppsim-x86-init: cannot load ppsim.ko"
+	poweroff -f
+fi
 
 ppsim_rx
 echo "SELFTEST-EXIT $?"

@@ -4,7 +4,8 @@
 # swiotlb=force (512 MiB of bounce buffers: sockets hold many pages), so
 # every buffer is bounced and a missing DMA sync corrupts frames; then
 # the leak scan and the DMA-API error count. The console goes to LOG.
-# KERNEL x86_64-kcsan runs the pool's modes (pool, frag) with KCSAN alone in
+# That kernel has ppsim as a module, which the init loads. KERNEL
+# x86_64-kcsan runs the pool's modes (pool, frag) with KCSAN alone in
 # place of KASAN, lockdep, kmemleak and DMA-API debug.
 set -euo pipefail
 
@@ -21,11 +22,15 @@ args=
 # As in kunit-x86_64.sh: watch one access in 100, not one in 4000. The
 # pool's concurrency is in the modes that use it: KCSAN watches those.
 [ "$kernel" = x86_64-kcsan ] && args="kcsan.skip_watch=100 PPSIM_MODES=pool,frag"
+args="$args PPSIM_POOL=$variant"
+# A kernel with ppsim as a module loads it from the initramfs.
+ko=
+grep -qx CONFIG_PPSIM=m "$out/.config" && ko=$out/drivers/net/ppsim/ppsim.ko
 mkdir -p "$bin"
 make -s -C "$top/build/src-$variant/tools/testing/selftests/drivers/net/ppsim" \
 	OUTPUT="$bin" LDFLAGS=-static >&2
 "$top/scripts/make-initramfs.sh" "$initrd" "$top/scripts/ppsim-x86-init.sh" \
-	"$bin/ppsim_rx" "$top/scripts/kmemleak-init.sh"
+	"$bin/ppsim_rx" "$top/scripts/kmemleak-init.sh" $ko
 mkdir -p "$(dirname "$log")"
 echo "ppsim-x86_64: booting $variant in $kernel (QEMU TCG, -smp 2, swiotlb=force)"
 timeout 900 qemu-system-x86_64 -accel tcg -smp 2,sockets=2,cores=1,threads=1 -m 2G \

@@ -1664,6 +1664,86 @@ TEST_F(ppsim_wire, rate)
 		EXPECT_EQ(per_queue, r.next_seq[q]);
 }
 
+/* Where the init of the module test kernel puts ppsim.ko. */
+#define PPSIM_KO	"/lib/modules/ppsim.ko"
+
+static int module_load(void)
+{
+	int fd = open(PPSIM_KO, O_RDONLY | O_CLOEXEC), err;
+
+	if (fd < 0)
+		return -errno;
+	err = syscall(SYS_finit_module, fd, "", 0) ? -errno : 0;
+	close(fd);
+	return err;
+}
+
+static int module_unload(void)
+{
+	return syscall(SYS_delete_module, "ppsim", O_NONBLOCK) ? -errno : 0;
+}
+
+/* ppsim built as a module: unloaded and loaded again. */
+FIXTURE(ppsim_module) {
+	struct _test_data_ppsim d;
+};
+
+FIXTURE_SETUP(ppsim_module)
+{
+	self->d.sock = -1;
+}
+
+FIXTURE_TEARDOWN(ppsim_module)
+{
+	if (self->d.sock >= 0)
+		close(self->d.sock);
+	/* The tests after us need the bus back, even after a failure. */
+	if (access(BUS, F_OK))
+		EXPECT_EQ(0, module_load());
+	dev_destroy(DEV_ID);
+}
+
+/*
+ * rmmod while a socket holds frames the device received into pool
+ * pages: the device and its pools go with the module, the frames stay
+ * intact with the module's code and data gone, and the kernel (KASAN,
+ * kmemleak, DMA-API debug, the log scan) finds nothing wrong when the
+ * socket lets them go. The module then loads again and works.
+ *
+ * Not on the 6.1 pool (PPSIM_POOL=base): it holds a reference on the
+ * pool's device until the last page is back, and the device's release
+ * function is the module's, gone by then.
+ */
+TEST_F_TIMEOUT(ppsim_module, unload_while_held, 120)
+{
+	const unsigned int per_queue = 200, want = per_queue * NUM_RXQ;
+	struct _test_data_ppsim *d = &self->d;
+	const char *pool = getenv("PPSIM_POOL");
+	long long pkts;
+
+	if (access("/sys/module/ppsim/initstate", F_OK))
+		SKIP(return, "ppsim is built in, not a module");
+	if (pool && !strcmp(pool, "base"))
+		SKIP(return, "the 6.1 pool keeps the module's device past rmmod");
+	ASSERT_EQ(0, access(PPSIM_KO, R_OK));
+	device_setup(_metadata, d, "pool");
+	pkts = rxq_sum(d->ifname, "packets", NUM_RXQ);
+	ASSERT_EQ(0, wire_send(DEV_ID, per_queue, 64));
+	ASSERT_EQ(0, wire_idle(DEV_ID, d->ifname, pkts + want));
+	ASSERT_EQ(want, socket_held(d->sock, want));
+
+	ASSERT_EQ(0, module_unload());
+	EXPECT_NE(0, access(BUS, F_OK));
+	receive_intact(_metadata, d->sock, want, 64);
+	EXPECT_EQ(0, socket_empty(d->sock));
+	close(d->sock);
+	d->sock = -1;
+
+	ASSERT_EQ(0, module_load());
+	device_setup(_metadata, d, "frag");
+	deliver(_metadata, d, 500, 64);
+}
+
 /*
  * The fault tests come last, in a fixture of their own: failing atomic
  * allocations kernel-wide also fails DMA-API debug's own, and it then
