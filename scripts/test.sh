@@ -20,28 +20,33 @@ stage() {
 
 # A QEMU run keeps about one core of two busy: a compile-only stage (its
 # own build folder, no kernel to build) fills the other at nice 19 in
-# the meantime. Never alongside a kernel build.
+# the meantime, never alongside a kernel build. It runs in a session of
+# its own, which an interrupted run stops (it would ignore SIGINT).
+alongside_pgids=
 alongside() {
-	local name=$1 start=$SECONDS
-	shift
-	echo "== $name (alongside the next stage)"
-	nice -n 19 "$@" || echo "test: stage $name exited with $?"
-	echo "== $name took $((SECONDS - start)) s (alongside)"
+	echo "== $1 (alongside the next stage)"
+	setsid bash -c 'start=$SECONDS; name=$1; shift
+		nice -n 19 "$@" || echo "test: stage $name exited with $?"
+		echo "== $name took $((SECONDS - start)) s (alongside)"' \
+		alongside "$@" &
+	alongside_pgids="$alongside_pgids -$!"
 }
+trap '[ -z "$alongside_pgids" ] || kill -TERM -- $alongside_pgids 2>/dev/null
+	exit 130' INT TERM
 
 stage kunit-um "$top/scripts/kunit-um.sh" "$variant" "$logs/kunit-um.log"
 stage bench-smoke "$top/scripts/bench-smoke.sh" "$variant" "$logs/bench-smoke.log"
 stage selftest-um "$top/scripts/selftest-um.sh" "$variant" "$logs/selftest-um.log"
 stage ppsim-um "$top/scripts/ppsim-um.sh" "$variant" "$logs/ppsim-um.log"
 stage kunit-x86_64 "$top/scripts/kunit-x86_64.sh" "$variant" "$logs/kunit-x86_64.log"
-alongside users "$top/scripts/compile-users.sh" "$variant" "$logs/users.log" &
+alongside users "$top/scripts/compile-users.sh" "$variant" "$logs/users.log"
 stage ppsim-x86_64 "$top/scripts/ppsim-x86_64.sh" "$variant" "$logs/ppsim-x86_64.log"
 wait
 stage kunit-kcsan "$top/scripts/kunit-x86_64.sh" "$variant" "$logs/kunit-kcsan.log" \
 	x86_64-kcsan
 # check builds objects in the x86_64 kernel's folder, which ppsim-kcsan
 # does not touch.
-alongside check "$top/scripts/check.sh" "$variant" "$logs/check.log" &
+alongside check "$top/scripts/check.sh" "$variant" "$logs/check.log"
 stage ppsim-kcsan "$top/scripts/ppsim-x86_64.sh" "$variant" "$logs/ppsim-kcsan.log" \
 	x86_64-kcsan
 wait
