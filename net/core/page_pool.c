@@ -844,24 +844,29 @@ static void pp_stats_free(struct page_pool *pool)
 bool page_pool_get_stats(struct page_pool *pool,
 			 struct page_pool_stats *stats)
 {
-	const struct page_pool_alloc_stats *a;
-	struct page_pool_recycle_stats *r;
+	struct page_pool_recycle_stats owner, *r;
+	struct page_pool_alloc_stats a;
 	int cpu;
 
 	if (!pool || !stats)
 		return false;
 
-	a = &pool->alloc_stats;
-	stats->alloc_stats.fast += READ_ONCE(a->fast);
-	stats->alloc_stats.slow += READ_ONCE(a->slow);
-	stats->alloc_stats.slow_high_order += READ_ONCE(a->slow_high_order);
-	stats->alloc_stats.empty += READ_ONCE(a->empty);
-	stats->alloc_stats.refill += READ_ONCE(a->refill);
-	stats->alloc_stats.waive += READ_ONCE(a->waive);
+	/* The owner counts these with plain adds while it runs: a reader
+	 * elsewhere gets a value a little behind, and on 32-bit maybe torn,
+	 * as 6.1's did. Marking the owner's adds would cost its fast path.
+	 */
+	a = data_race(pool->alloc_stats);
+	/* The owner's recycle counters: the same. */
+	owner = data_race(pool->owner_recycle_stats);
 
-	r = &pool->owner_recycle_stats;
-	stats->recycle_stats.cached += READ_ONCE(r->cached);
-	stats->recycle_stats.cache_full += READ_ONCE(r->cache_full);
+	stats->alloc_stats.fast += a.fast;
+	stats->alloc_stats.slow += a.slow;
+	stats->alloc_stats.slow_high_order += a.slow_high_order;
+	stats->alloc_stats.empty += a.empty;
+	stats->alloc_stats.refill += a.refill;
+	stats->alloc_stats.waive += a.waive;
+	stats->recycle_stats.cached += owner.cached;
+	stats->recycle_stats.cache_full += owner.cache_full;
 	stats->recycle_stats.ring += pp_ring_stores(&pool->ring);
 
 	for_each_possible_cpu(cpu) {
