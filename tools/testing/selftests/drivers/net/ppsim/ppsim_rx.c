@@ -668,37 +668,19 @@ static void nla_put(struct nlmsghdr *nh, unsigned short type,
 	nh->nlmsg_len = NLMSG_ALIGN(nh->nlmsg_len) + NLA_ALIGN(a->nla_len);
 }
 
-/* Attaches @prog_fd (-1: detaches) in native mode; 0 or -errno. */
-static int xdp_attach(const char *ifname, int prog_fd)
+/* Sends an rtnetlink request and waits for its ack; 0 or -errno. */
+static int rtnl_talk(struct nlmsghdr *nh)
 {
-	struct {
-		struct nlmsghdr nh;
-		struct ifinfomsg ifi;
-		char attrs[64];
-	} req = {};
-	char resp[512];
 	struct nlmsgerr *e;
-	struct nlattr *xdp;
-	__u32 flags = XDP_FLAGS_DRV_MODE;
+	char resp[512];
 	int fd, err;
 	ssize_t n;
-
-	req.nh.nlmsg_len = NLMSG_LENGTH(sizeof(req.ifi));
-	req.nh.nlmsg_type = RTM_SETLINK;
-	req.nh.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
-	req.ifi.ifi_family = AF_UNSPEC;
-	req.ifi.ifi_index = if_nametoindex(ifname);
-	xdp = (void *)((char *)&req + NLMSG_ALIGN(req.nh.nlmsg_len));
-	nla_put(&req.nh, IFLA_XDP | NLA_F_NESTED, NULL, 0);
-	nla_put(&req.nh, IFLA_XDP_FD, &prog_fd, sizeof(prog_fd));
-	nla_put(&req.nh, IFLA_XDP_FLAGS, &flags, sizeof(flags));
-	xdp->nla_len = (char *)&req + req.nh.nlmsg_len - (char *)xdp;
 
 	fd = socket(AF_NETLINK, SOCK_RAW, NETLINK_ROUTE);
 	if (fd < 0)
 		return -errno;
 	err = -EIO;
-	if (send(fd, &req, req.nh.nlmsg_len, 0) < 0) {
+	if (send(fd, nh, nh->nlmsg_len, 0) < 0) {
 		err = -errno;
 	} else {
 		n = recv(fd, resp, sizeof(resp), 0);
@@ -709,6 +691,42 @@ static int xdp_attach(const char *ifname, int prog_fd)
 	}
 	close(fd);
 	return err;
+}
+
+static struct nlattr *nest_start(struct nlmsghdr *nh, unsigned short type)
+{
+	struct nlattr *a = (void *)((char *)nh + NLMSG_ALIGN(nh->nlmsg_len));
+
+	nla_put(nh, type, NULL, 0);
+	return a;
+}
+
+static void nest_end(struct nlmsghdr *nh, struct nlattr *a)
+{
+	a->nla_len = (char *)nh + nh->nlmsg_len - (char *)a;
+}
+
+/* Attaches @prog_fd (-1: detaches) in native mode; 0 or -errno. */
+static int xdp_attach(const char *ifname, int prog_fd)
+{
+	struct {
+		struct nlmsghdr nh;
+		struct ifinfomsg ifi;
+		char attrs[64];
+	} req = {};
+	__u32 flags = XDP_FLAGS_DRV_MODE;
+	struct nlattr *xdp;
+
+	req.nh.nlmsg_len = NLMSG_LENGTH(sizeof(req.ifi));
+	req.nh.nlmsg_type = RTM_SETLINK;
+	req.nh.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
+	req.ifi.ifi_family = AF_UNSPEC;
+	req.ifi.ifi_index = if_nametoindex(ifname);
+	xdp = nest_start(&req.nh, IFLA_XDP | NLA_F_NESTED);
+	nla_put(&req.nh, IFLA_XDP_FD, &prog_fd, sizeof(prog_fd));
+	nla_put(&req.nh, IFLA_XDP_FLAGS, &flags, sizeof(flags));
+	nest_end(&req.nh, xdp);
+	return rtnl_talk(&req.nh);
 }
 
 /* Loads and attaches a program; returns its fd (kept to the end). */
@@ -1328,44 +1346,6 @@ TEST_F_TIMEOUT(ppsim, tx_ring_full, 120)
 	EXPECT_EQ(0, r.order);
 	EXPECT_EQ(0, socket_empty(self->sock));
 	ASSERT_EQ(0, dev_destroy(DEV_ID + 1));
-}
-
-/* Sends an rtnetlink request and waits for its ack; 0 or -errno. */
-static int rtnl_talk(struct nlmsghdr *nh)
-{
-	struct nlmsgerr *e;
-	char resp[512];
-	int fd, err;
-	ssize_t n;
-
-	fd = socket(AF_NETLINK, SOCK_RAW, NETLINK_ROUTE);
-	if (fd < 0)
-		return -errno;
-	err = -EIO;
-	if (send(fd, nh, nh->nlmsg_len, 0) < 0) {
-		err = -errno;
-	} else {
-		n = recv(fd, resp, sizeof(resp), 0);
-		e = NLMSG_DATA((struct nlmsghdr *)resp);
-		if (n >= (ssize_t)NLMSG_LENGTH(sizeof(*e)) &&
-		    ((struct nlmsghdr *)resp)->nlmsg_type == NLMSG_ERROR)
-			err = e->error;
-	}
-	close(fd);
-	return err;
-}
-
-static struct nlattr *nest_start(struct nlmsghdr *nh, unsigned short type)
-{
-	struct nlattr *a = (void *)((char *)nh + NLMSG_ALIGN(nh->nlmsg_len));
-
-	nla_put(nh, type, NULL, 0);
-	return a;
-}
-
-static void nest_end(struct nlmsghdr *nh, struct nlattr *a)
-{
-	a->nla_len = (char *)nh + nh->nlmsg_len - (char *)a;
 }
 
 #define VETH_A	"ppsv0"
