@@ -714,7 +714,11 @@ void page_pool_put_defragged_page(struct page_pool *pool, struct page *page,
 {
 	if (unlikely(!pp_page_recyclable(page))) {
 		pp_stat_percpu_add(pool->recycle_stats->released_refcnt, 1);
-		pp_free_page(pool, page);
+		/* pp_free_page() open-coded, keep the two in step: every
+		 * page someone else holds, or from the reserves, comes here.
+		 */
+		pp_release_page(pool, page);
+		put_page(page);
 		return;
 	}
 
