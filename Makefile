@@ -40,7 +40,7 @@ selftest-um: deps
 	@scripts/selftest-um.sh $(POOL) $(LOGS)/selftest-um.log
 	@scripts/summarize.py $(LOGS)/selftest-um.log
 
-# The QEMU suites again in the KCSAN kernel.
+# The page_pool suites in the KCSAN kernel.
 kunit-kcsan: deps
 	@scripts/kunit-x86_64.sh $(POOL) $(LOGS)/kunit-kcsan.log x86_64-kcsan
 	@scripts/summarize.py $(LOGS)/kunit-kcsan.log

@@ -1,7 +1,7 @@
 #!/bin/bash
 # kunit-x86_64.sh VARIANT LOG [KERNEL]: build the QEMU x86_64 kernel (SMP,
 # two NUMA nodes, DMA-API debug, KASAN, lockdep, kmemleak) and run the
-# page_pool KUnit suites and those of the drivers' RX paths (mlx4_en_rx;
+# page_pool KUnit suites and those of the drivers' RX paths (mlx4_en_rx and
 # mlx5e_rx in this kernel, not in the KCSAN one) in it under TCG; then an
 # init scans for leaks.
 # The console goes to LOG. KERNEL x86_64-kcsan is the same machine with
