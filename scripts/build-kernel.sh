@@ -14,9 +14,13 @@ src=$top/build/src-$variant
 out=$top/build/$arch-$variant
 jobs=${JOBS:-$(nproc)}
 
+# The pool variant's fragment only tells the KUnit suite which pool it
+# tests; the benchmark kernel builds no suite, so that the two bench
+# kernels differ in the pool's source alone.
+pool_frag=configs/pool-$variant.config
 case $arch in
 um) frags="configs/um.config" base_config=defconfig_none karch=um ;;
-um-bench) frags="configs/um.config configs/um-bench.config"
+um-bench) frags="configs/um.config configs/um-bench.config" pool_frag=
 	base_config=defconfig_none karch=um ;;
 x86_64) frags="configs/x86_64.config configs/debug.config" base_config=tinyconfig
 	karch=x86_64 ;;
@@ -24,7 +28,7 @@ x86_64-kcsan) frags="configs/x86_64.config configs/kcsan.config"
 	base_config=tinyconfig karch=x86_64 ;;
 *) echo "build-kernel: unknown arch '$arch'" >&2; exit 2 ;;
 esac
-frags="$frags configs/pool-$variant.config ${EXTRA_CONFIGS:-}"
+frags="$frags $pool_frag ${EXTRA_CONFIGS:-}"
 
 "$top/scripts/prepare-tree.sh" "$variant" >&2
 
