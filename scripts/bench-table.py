@@ -15,8 +15,10 @@ table prints, per test, the median and min-max of each variant in CSV.
 With two variants (base and ours) it gives ours/base of the medians and
 of the minimums (noise on a shared host only adds time, and it comes
 in bursts that can catch a whole test, so the fastest boots are the
-steadier comparison); with one, each test's ratio to page_o0 (the page
-allocator). Cycles are medians. It lists the tests the
+steadier comparison) and the 95% bootstrap interval of the ratio of the
+medians, the boots of each variant resampled: a test is slower than the
+base only when its interval lies above 1. With one variant it gives each
+test's ratio to page_o0 (the page allocator). Cycles are medians. It lists the tests the
 LOGs skipped, and with --plot writes the medians and spreads as a
 gnuplot data file (test, then median, min, max per variant). When the
 CSV has rx_* rows (ppsim_bench: RX through the simulated NIC) it then
@@ -29,6 +31,7 @@ skip (rx_*_stack_drop may skip: the test kernel has no tc), and status 0.
 """
 import csv
 import math
+import random
 import re
 import statistics
 import sys
@@ -160,6 +163,20 @@ def spread(vals):
     return '%s (%s-%s)' % (fmt(med), fmt(min(vals)), fmt(max(vals))), med
 
 
+def median_ratio_ci(base, ours, resamples=2000, seed=1):
+    """The 95% bootstrap interval (lo, hi) of median(ours) / median(base),
+    each list resampled with replacement; fixed seed, so a CSV always
+    gives the same table. None with fewer than 5 boots of either: so few
+    resamples only restate the spread."""
+    if len(base) < 5 or len(ours) < 5:
+        return None
+    rng = random.Random(seed)
+    r = sorted(statistics.median(rng.choices(ours, k=len(ours))) /
+               statistics.median(rng.choices(base, k=len(base)))
+               for _ in range(resamples))
+    return r[resamples * 25 // 1000], r[resamples * 975 // 1000 - 1]
+
+
 def print_rows(rows):
     """rows (the first is the heading) as columns, the first left-aligned."""
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
@@ -267,7 +284,7 @@ def cmd_table(path, logs, plot):
     head += ['%s/%s' % (variants[1], variants[0]) if two
              else '/%s' % BASELINE]
     if two:
-        head.append('min %s/%s' % (variants[1], variants[0]))
+        head += ['min %s/%s' % (variants[1], variants[0]), '95% CI']
     head += ['%s cycles' % v for v in variants]
     rows, dat = [head], []
     for t in tests:
@@ -289,12 +306,20 @@ def cmd_table(path, logs, plot):
             mins = [min(data.get((v, t), ([], [0]))[1] or [0])
                     for v in variants]
             row.append(fmt_ratio(mins[1] / mins[0] if mins[0] else None))
+            ci = median_ratio_ci(*(data.get((v, t), ([], []))[1]
+                                   for v in variants))
+            row.append('%s-%s' % tuple(fmt_ratio(x) for x in ci) if ci
+                       else '-')
         for v in variants:
             cyc = data.get((v, t), ([], []))[0]
             row.append(fmt(statistics.median(cyc)) if cyc else '-')
         rows.append(row)
         dat.append(pl)
     print_rows(rows)
+    if two:
+        print('95%% CI: bootstrap interval of %s/%s of the medians; a test '
+              'is slower only when the interval lies above 1'
+              % (variants[1], variants[0]))
     if any(t in RX for t in tests):
         rx_summary(data, variants)
     skipped = {}

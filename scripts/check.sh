@@ -2,8 +2,9 @@
 # check.sh VARIANT LOG: static checks on our own kernel files, as TAP:
 # checkpatch --strict, kernel-doc and coccicheck (MODE=report) on every C
 # file and header we wrote, then W=1 and sparse (C=2) on the objects the
-# x86_64 kernel builds from them; and summarize_test.py, which checks that
-# the log scan fails a run on every defect our pool reports.
+# x86_64 kernel builds from them; summarize_test.py, which checks that
+# the log scan fails a run on every defect our pool reports; and
+# bench_table_test.py, which checks the benchmark table's interval.
 set -uo pipefail
 
 variant=${1:?usage: check.sh base|ours LOG}
@@ -62,21 +63,30 @@ done
 scan=$("$top/scripts/summarize_test.py" "$top/net/core/page_pool.c" 2>&1)
 scan_rc=$?
 nscan=$(grep -cE '^(PASS|FAIL) ' <<<"$scan")
+btab=$("$top/scripts/bench_table_test.py" 2>&1)
+btab_rc=$?
+nbtab=$(grep -cE '^(PASS|FAIL) ' <<<"$btab")
 
 echo "TAP version 13"
 set -- $files
 nobjs=$(echo $objs | wc -w)
 nskip=$(echo $cocci_needs_ocaml | wc -w)
-echo "1..$(($# * 3 + 1 + nskip + nobjs + nscan + 1))"
+echo "1..$(($# * 3 + 1 + nskip + nobjs + nscan + 1 + nbtab + 1))"
 
-while read -r line; do
-	case $line in
-	PASS\ *) result 0 "summarize: ${line#PASS }" ;;
-	FAIL\ *) result 1 "summarize: ${line#FAIL }" ;;
-	*) echo "# $line" ;;
-	esac
-done <<<"$scan"
+# cases NAME OUTPUT: a result for each PASS or FAIL line of a script test.
+cases() {
+	while read -r line; do
+		case $line in
+		PASS\ *) result 0 "$1: ${line#PASS }" ;;
+		FAIL\ *) result 1 "$1: ${line#FAIL }" ;;
+		*) echo "# $line" ;;
+		esac
+	done <<<"$2"
+}
+cases summarize "$scan"
 result "$scan_rc" "summarize_test.py completes"
+cases bench-table "$btab"
+result "$btab_rc" "bench_table_test.py completes"
 
 for f in $files; do
 	r=$("$src/scripts/checkpatch.pl" --strict --no-tree -f "$top/$f" 2>&1)

@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+"""Check bench-table.py's interval of ours/base, on which the table's
+claim "slower than the base" rests.
+
+usage: bench_table_test.py
+
+Prints one 'PASS name' or 'FAIL name' line a case, diagnostics after '#'.
+"""
+import importlib.util
+import os
+import sys
+
+spec = importlib.util.spec_from_file_location(
+    'bench_table', os.path.join(os.path.dirname(__file__), 'bench-table.py'))
+bt = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(bt)
+
+# Boots of one test: a quiet spread, and two boots caught by host noise.
+BASE = [88.1, 89.0, 87.5, 90.2, 88.8, 89.4, 87.9, 88.6, 131.0, 89.9, 136.5]
+
+
+def ci(base, ours):
+    return bt.median_ratio_ci(base, ours)
+
+
+def case_same_code_contains_one():
+    lo, hi = ci(BASE, list(reversed(BASE)))
+    return lo <= 1 <= hi, 'interval %.3f-%.3f' % (lo, hi)
+
+
+def case_five_percent_slower_lies_above_one():
+    lo, hi = ci(BASE, [x * 1.05 for x in BASE])
+    return lo > 1 and hi < 1.2, 'interval %.3f-%.3f' % (lo, hi)
+
+
+def case_faster_lies_below_one():
+    lo, hi = ci(BASE, [x * 0.8 for x in BASE])
+    return hi < 1, 'interval %.3f-%.3f' % (lo, hi)
+
+
+def case_holds_the_median_ratio():
+    ours = [x * 1.02 + (i % 3) for i, x in enumerate(BASE)]
+    r = bt.statistics.median(ours) / bt.statistics.median(BASE)
+    lo, hi = ci(BASE, ours)
+    return lo <= r <= hi, 'ratio %.3f, interval %.3f-%.3f' % (r, lo, hi)
+
+
+def case_same_csv_same_interval():
+    a, b = ci(BASE, BASE[::2] * 2), ci(BASE, BASE[::2] * 2)
+    return a == b, '%s then %s' % (a, b)
+
+
+def case_too_few_boots_gives_none():
+    got = ci(BASE[:4], BASE), ci(BASE, BASE[:4]), ci(BASE[:5], BASE[:5])
+    return got[0] is None and got[1] is None and got[2] is not None, \
+        repr(got)
+
+
+def main():
+    failed = 0
+    for name, fn in sorted(globals().items()):
+        if not name.startswith('case_'):
+            continue
+        ok, why = fn()
+        print('%s %s' % ('PASS' if ok else 'FAIL', name[5:]))
+        if not ok:
+            print('# ' + why)
+            failed += 1
+    return 1 if failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
