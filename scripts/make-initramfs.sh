@@ -1,13 +1,13 @@
 #!/bin/bash
-# make-initramfs.sh OUT.cpio.gz INIT_SCRIPT [FILE...]: build a gzip'd newc
-# initramfs with a static busybox (and a link for each of its applets) in
+# make-initramfs.sh OUT.cpio[.gz] INIT_SCRIPT [FILE...]: build a newc
+# initramfs, gzip'd if OUT ends in .gz, with a static busybox (and a link for each of its applets) in
 # /bin, INIT_SCRIPT as /init, the FILEs in /bin (*.ko in /lib/modules) and
 # empty /dev /proc /sys /tmp. No root needed: /dev/console, which the
 # kernel opens for init's stdio, is a hand-made cpio entry appended to the
 # archive. BUSYBOX overrides the busybox binary (default /bin/busybox).
 set -euo pipefail
 
-usage="usage: make-initramfs.sh OUT.cpio.gz INIT_SCRIPT [FILE...]"
+usage="usage: make-initramfs.sh OUT.cpio[.gz] INIT_SCRIPT [FILE...]"
 out=${1:?$usage}
 init=${2:?$usage}
 shift 2
@@ -51,5 +51,8 @@ tmp=$out.tmp
 		cpio --quiet -o -H newc -R 0:0 --reproducible)
 	newc_entry dev/console $((8#020600)) 5 1	# char 5:1, 0600
 	newc_entry TRAILER!!! 0 0 0
-} | gzip -9n > "$tmp"
+} | case $out in
+	*.gz) gzip -9n ;;
+	*) cat ;;
+	esac > "$tmp"
 mv "$tmp" "$out"

@@ -94,5 +94,11 @@ if [ -f "$manifest" ]; then
 		echo "prepare-tree: restored $f"
 	done
 fi
-mv "$stage.list" "$manifest"
+# Rewritten only when it changed: build-kernel.sh takes a newer file in
+# the tree as a reason to run make.
+if cmp -s "$stage.list" "$manifest"; then
+	rm -f "$stage.list"
+else
+	mv "$stage.list" "$manifest"
+fi
 echo "prepare-tree: $src ready ($changed file(s) updated)"
