@@ -17,10 +17,11 @@ of the minimums (noise on a shared host only adds time, and it comes
 in bursts that can catch a whole test, so the fastest boots are the
 steadier comparison) and the 95% bootstrap interval of the ratio of the
 medians, the boots of each variant resampled: a test is slower than the
-base only when its interval lies above 1. With one variant it gives each
-test's ratio to page_o0 (the page allocator). Cycles are medians. It lists the tests the
-LOGs skipped, and with --plot writes the medians and spreads as a
-gnuplot data file (test, then median, min, max per variant). When the
+base only when its interval lies above 1 (fewer than 5 boots of either
+give none). With one variant it gives each test's ratio to page_o0 (the
+page allocator). Cycles are medians. It lists the tests the LOGs
+skipped, and with --plot writes the medians and spreads as a gnuplot
+data file (test, then median, min, max per variant). When the
 CSV has rx_* rows (ppsim_bench: RX through the simulated NIC) it then
 compares the RX buffer modes of each variant, from the medians, with
 the published results and the goals.
@@ -308,15 +309,14 @@ def cmd_table(path, logs, plot):
             row.append(fmt_ratio(mins[1] / mins[0] if mins[0] else None))
             ci = median_ratio_ci(*(data.get((v, t), ([], []))[1]
                                    for v in variants))
-            row.append('%s-%s' % tuple(fmt_ratio(x) for x in ci) if ci
-                       else '-')
+            row.append('%.3f-%.3f' % ci if ci else '-')
         for v in variants:
             cyc = data.get((v, t), ([], []))[0]
             row.append(fmt(statistics.median(cyc)) if cyc else '-')
         rows.append(row)
         dat.append(pl)
     print_rows(rows)
-    if two:
+    if two and any(r[-3] != '-' for r in rows[1:]):
         print('95%% CI: bootstrap interval of %s/%s of the medians; a test '
               'is slower only when the interval lies above 1'
               % (variants[1], variants[0]))

@@ -1,7 +1,8 @@
 #!/bin/bash
 # build-kernel.sh ARCH VARIANT: configure (when the fragments changed) and
 # build the test kernel for ARCH (um or x86_64) on the VARIANT tree, in
-# build/ARCH-VARIANT. Prints the build folder's path last. ARCH um-bench
+# build/ARCH-VARIANT, unless nothing changed since the last build.
+# Prints the build folder's path last. ARCH um-bench
 # is the UML benchmark kernel (ARCH=um, no lockdep) in build/um-bench-VARIANT;
 # x86_64-kcsan the QEMU kernel with KCSAN in place of KASAN.
 set -euo pipefail
@@ -20,8 +21,8 @@ jobs=${JOBS:-$(nproc)}
 pool_frag=configs/pool-$variant.config
 case $arch in
 um) frags="configs/um.config" base_config=defconfig_none karch=um ;;
-um-bench) frags="configs/um.config configs/um-bench.config" pool_frag=
-	base_config=defconfig_none karch=um ;;
+um-bench) frags="configs/um.config configs/um-bench.config"
+	pool_frag= base_config=defconfig_none karch=um ;;
 x86_64) frags="configs/x86_64.config configs/debug.config" base_config=tinyconfig
 	karch=x86_64 ;;
 x86_64-kcsan) frags="configs/x86_64.config configs/kcsan.config"
@@ -62,17 +63,20 @@ if [ ! -f "$out/.config" ] || [ "$want" != "$(cat "$out/.fragments" 2>/dev/null)
 fi
 
 # make walks the whole tree even when nothing changed: 15 to 35 s a
-# stage. Skip it when no source file and not the config is newer than
-# the start of the last build that finished.
+# stage. Skip it when the last build finished with this config and this
+# compiler, and no file of the tree is newer than that build's start.
+# Remove $out/.build-started to force make.
 built=$out/.build-started
-if [ -f "$built" ] && [ -z "$(find "$src" "$out/.config" -type f \
-	-newer "$built" -print -quit)" ]; then
+state="$(sha1sum < "$out/.config") $(gcc --version | head -n1)"
+if [ -f "$built" ] && [ -e "$out/vmlinux" ] &&
+	[ "$state" = "$(cat "$built")" ] &&
+	[ -z "$(find "$src" -type f -newer "$built" -print -quit)" ]; then
 	echo "build-kernel: $out is up to date" >&2
 	echo "$out"
 	exit 0
 fi
 echo "build-kernel: building $out" >&2
-touch "$built.new"
+echo "$state" > "$built.new"
 kmake -j"$jobs" >&2
 mv "$built.new" "$built"
 echo "$out"

@@ -1,10 +1,11 @@
 #!/bin/bash
 # make-initramfs.sh OUT.cpio[.gz] INIT_SCRIPT [FILE...]: build a newc
-# initramfs, gzip'd if OUT ends in .gz, with a static busybox (and a link for each of its applets) in
-# /bin, INIT_SCRIPT as /init, the FILEs in /bin (*.ko in /lib/modules) and
-# empty /dev /proc /sys /tmp. No root needed: /dev/console, which the
-# kernel opens for init's stdio, is a hand-made cpio entry appended to the
-# archive. BUSYBOX overrides the busybox binary (default /bin/busybox).
+# initramfs (gzip'd if OUT ends in .gz) with a static busybox (and a link
+# for each of its applets) in /bin, INIT_SCRIPT as /init, the FILEs in
+# /bin (*.ko in /lib/modules) and empty /dev /proc /sys /tmp. No root
+# needed: /dev/console, which the kernel opens for init's stdio, is a
+# hand-made cpio entry appended to the archive. BUSYBOX overrides the
+# busybox binary (default /bin/busybox).
 set -euo pipefail
 
 usage="usage: make-initramfs.sh OUT.cpio[.gz] INIT_SCRIPT [FILE...]"
