@@ -1,8 +1,10 @@
 #!/bin/bash
 # boot-um.sh KERNEL INITRAMFS [TIMEOUT_S] [KERNEL_ARG...]: boot a UML kernel
 # on INITRAMFS (mem=512M, KUnit off, no console input) and copy its console
-# to stdout. Exits with the kernel's status; on a hang, kills the whole
-# UML process group after TIMEOUT_S (default 120) seconds and exits 124.
+# to stdout. Exits with the kernel's status; on a hang, prints what the
+# kernel is doing (um-hang-report.sh) 30 s before the end of TIMEOUT_S
+# (default 120) seconds, then kills the whole UML process group and
+# exits 124.
 # Arguments after a "--" among KERNEL_ARGs go to init.
 set -euo pipefail
 
@@ -36,7 +38,20 @@ rm -rf "$fifo_dir"
 rc=0
 timeout -k 5 "$timeout_s" "$kernel" mem=512M initrd="$initrd" init=/init \
 	root=98:0 console=tty0 con0=fd:0,fd:1 kunit.enable=0 "$@" \
-	<&3 3<&- 2>&1 || rc=$?
+	<&3 3<&- 2>&1 &
+tpid=$!
+# Half a minute before the timeout, say what the kernel is doing. The
+# sleep holds no pipe that a reader of our output would wait on.
+report=
+if [ "$timeout_s" -gt 60 ]; then
+	{
+		sleep $((timeout_s - 30)) >/dev/null 2>&1
+		"$(dirname "$0")/um-hang-report.sh" "$(pgrep -P "$tpid")"
+	} 3<&- &
+	report=$!
+fi
+wait "$tpid" || rc=$?
+[ -z "$report" ] || kill "$report" 2>/dev/null || true
 exec 3<&-
 if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
 	echo "boot-um: timed out after ${timeout_s}s" >&2
