@@ -41,17 +41,22 @@ timeout -k 5 "$timeout_s" "$kernel" mem=512M initrd="$initrd" init=/init \
 	<&3 3<&- 2>&1 &
 tpid=$!
 # Half a minute before the timeout, say what the kernel is doing. The
-# sleep holds no pipe that a reader of our output would wait on.
+# watcher takes its sleep down with it when the kernel is done first.
 report=
 if [ "$timeout_s" -gt 60 ]; then
-	{
-		sleep $((timeout_s - 30)) >/dev/null 2>&1
-		"$(dirname "$0")/um-hang-report.sh" "$(pgrep -P "$tpid")"
-	} 3<&- &
+	(
+		sleep $((timeout_s - 30)) >/dev/null 2>&1 &
+		trap 'kill $! 2>/dev/null; exit 0' TERM
+		wait $!
+		exec "$(dirname "$0")/um-hang-report.sh" "$(pgrep -P "$tpid")"
+	) 3<&- &
 	report=$!
 fi
 wait "$tpid" || rc=$?
-[ -z "$report" ] || kill "$report" 2>/dev/null || true
+if [ -n "$report" ]; then
+	kill "$report" 2>/dev/null || true
+	wait "$report" || true
+fi
 exec 3<&-
 if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
 	echo "boot-um: timed out after ${timeout_s}s" >&2

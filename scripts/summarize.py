@@ -27,6 +27,8 @@ REPORTS = [
         r'^unreferenced object', r'DMA-API: .*(leak|pending)',
         r'possible (circular|recursive) locking', r'^INFO: (possible|task)',
         r'inconsistent lock state', r'^dma-api-debug: error_count [1-9]',
+        # The soft lockup detector prefixes its BUG line.
+        r'^watchdog: BUG: soft lockup',
         # What the pools print about pages they lost count of, with or
         # without the WARNING line (a kernel without CONFIG_BUG prints
         # none): the base pool's and ours.

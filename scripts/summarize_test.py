@@ -153,6 +153,10 @@ def main(argv):
     inputs = [x for x in found if x[0] == PARAM_CHECK]
     case(not fails(''), 'a passing log without reports passes')
     case(fails(BASE_STALL), 'the base pool stall message fails a run')
+    case(fails('watchdog: BUG: soft lockup - CPU#0 stuck for 22s! '
+               '[ppsim_rx:93]'), 'a soft lockup fails a run')
+    case(fails('INFO: task ppsim_rx:93 blocked for more than 120 seconds.'),
+         'a hung task fails a run')
     case(len(defects) >= 2 and len(inputs) >= 5,
          'messages found in %s' % os.path.basename(argv[1]),
          '%d defect and %d parameter messages' % (len(defects), len(inputs)))
