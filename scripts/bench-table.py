@@ -287,7 +287,7 @@ def cmd_table(path, logs, plot):
     if two:
         head += ['min %s/%s' % (variants[1], variants[0]), '95% CI']
     head += ['%s cycles' % v for v in variants]
-    rows, dat = [head], []
+    rows, dat, intervals = [head], [], 0
     for t in tests:
         row, meds, pl = [t], [], [t]
         for v in variants:
@@ -310,13 +310,14 @@ def cmd_table(path, logs, plot):
             ci = median_ratio_ci(*(data.get((v, t), ([], []))[1]
                                    for v in variants))
             row.append('%.3f-%.3f' % ci if ci else '-')
+            intervals += ci is not None
         for v in variants:
             cyc = data.get((v, t), ([], []))[0]
             row.append(fmt(statistics.median(cyc)) if cyc else '-')
         rows.append(row)
         dat.append(pl)
     print_rows(rows)
-    if two and any(r[-3] != '-' for r in rows[1:]):
+    if intervals:
         print('95%% CI: bootstrap interval of %s/%s of the medians; a test '
               'is slower only when the interval lies above 1'
               % (variants[1], variants[0]))

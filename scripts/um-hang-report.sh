@@ -23,4 +23,3 @@ done
 say "signals pid $pid took in 2 s:"
 timeout 2 strace -qq -e trace=none -p "$pid" 2>&1 | awk '{ print $2 }' |
 	sort | uniq -c | sort -rn | head -n 5 | sed 's/^/um-hang-report: /'
-
