@@ -11,8 +11,9 @@ KCSAN, kmemleak, lockdep, DMA-API debug, panic, a pool's report of lost
 pages), when its TAP plan is not complete, or when it has no result at
 all. A KCSAN report whose racing accesses the base kernel makes in its
 own code, or that KNOWN_RACES lists, is listed but not counted (see
-foreign_race()). Prints one line per suite and ends with 'N passed,
-N failed'. Exits 1 if anything failed.
+foreign_race()). Prints one line per suite, then every failure again
+(the tail of a CI log names them), and ends with 'N passed, N failed'.
+Exits 1 if anything failed.
 """
 import re
 import sys
@@ -228,6 +229,14 @@ def main(argv):
     logs = argv[1:]
     passed = failed = skipped = 0
     xfails = []
+    # Every failure again at the end, where a CI page that shows only the
+    # tail of the output still shows it.
+    recap = []
+
+    def bad(line):
+        print(line)
+        recap.append(line.strip())
+
     for path in logs:
         try:
             suites, reports, problems = parse(path)
@@ -245,19 +254,22 @@ def main(argv):
             print('%-28s %3d passed, %3d failed, %2d skipped, %2d xfail  (%s)'
                   % (suite, p, len(f), len(s) - len(x), len(x), path))
             for n in f:
-                print('    FAILED: %s/%s' % (suite, n))
+                bad('    FAILED: %s/%s' % (suite, n))
         for r in reports[:20]:
-            print('    KERNEL REPORT in %s: %s' % (path, r))
+            bad('    KERNEL REPORT in %s: %s' % (path, r))
         for pr in problems:
-            print('    PROBLEM in %s: %s' % (path, pr))
+            bad('    PROBLEM in %s: %s' % (path, pr))
         if reports or problems:
             failed += 1
     for n, r in xfails:
         print('expected failure: %s (%s)' % (n, r))
+    if recap:
+        print('what failed:')
+        for line in recap[:20]:
+            print('    ' + line)
     print('%d skipped, %d expected failures' % (skipped, len(xfails)))
     print('%d passed, %d failed' % (passed, failed))
     return 1 if failed else 0
-
 
 if __name__ == '__main__':
     sys.exit(main(sys.argv))

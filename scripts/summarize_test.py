@@ -121,17 +121,33 @@ KMEMLEAK_OFF = ('kmemleak: Cannot allocate a kmemleak_object structure\n'
                 'kmemleak: Kernel memory leak detector disabled')
 
 
-def fails(report):
-    """Does summarize.py fail a passing log that also shows report?"""
+def summary(report):
+    """summarize.py's status and output on a passing log plus report."""
     log = PASSING + ''.join('[   12.345678] %s\n' % x
                             for x in report.split('\n'))
     with tempfile.NamedTemporaryFile('w', suffix='.log', delete=False) as f:
         f.write(log)
+    out = io.StringIO()
     try:
-        with contextlib.redirect_stdout(io.StringIO()):
-            return summarize.main(['summarize.py', f.name]) != 0
+        with contextlib.redirect_stdout(out):
+            rc = summarize.main(['summarize.py', f.name, f.name])
+        return rc, out.getvalue().splitlines()
     finally:
         os.unlink(f.name)
+
+
+def fails(report):
+    """Does summarize.py fail a passing log that also shows report?"""
+    return summary(report)[0] != 0
+
+
+def recapped(report):
+    """Are the failures the lines just before the two lines of totals?"""
+    lines = summary(report)[1]
+    tail = lines[-5:-2]
+    return (len(lines) > 5 and tail[0] == 'what failed:' and
+            all(x.startswith('    KERNEL REPORT in ') and report in x
+                for x in tail[1:]))
 
 
 def main(argv):
@@ -157,6 +173,8 @@ def main(argv):
                '[ppsim_rx:93]'), 'a soft lockup fails a run')
     case(fails('INFO: task ppsim_rx:93 blocked for more than 120 seconds.'),
          'a hung task fails a run')
+    case(recapped('BUG: KASAN: use-after-free in pp_recycle'),
+         'the failures of every log are listed again above the totals')
     case(len(defects) >= 2 and len(inputs) >= 5,
          'messages found in %s' % os.path.basename(argv[1]),
          '%d defect and %d parameter messages' % (len(defects), len(inputs)))
