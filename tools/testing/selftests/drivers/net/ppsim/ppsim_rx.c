@@ -706,22 +706,33 @@ static void nest_end(struct nlmsghdr *nh, struct nlattr *a)
 	a->nla_len = (char *)nh + nh->nlmsg_len - (char *)a;
 }
 
+/* An rtnetlink link request, with room for its attributes. */
+struct link_req {
+	struct nlmsghdr nh;
+	struct ifinfomsg ifi;
+	char attrs[256];
+};
+
+/* Starts a request of @type (acked) on link @ifindex (0: none). */
+static void link_req_init(struct link_req *req, __u16 type, __u16 flags,
+			  int ifindex)
+{
+	memset(req, 0, sizeof(*req));
+	req->nh.nlmsg_len = NLMSG_LENGTH(sizeof(req->ifi));
+	req->nh.nlmsg_type = type;
+	req->nh.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | flags;
+	req->ifi.ifi_family = AF_UNSPEC;
+	req->ifi.ifi_index = ifindex;
+}
+
 /* Attaches @prog_fd (-1: detaches) in native mode; 0 or -errno. */
 static int xdp_attach(const char *ifname, int prog_fd)
 {
-	struct {
-		struct nlmsghdr nh;
-		struct ifinfomsg ifi;
-		char attrs[64];
-	} req = {};
 	__u32 flags = XDP_FLAGS_DRV_MODE;
 	struct nlattr *xdp;
+	struct link_req req;
 
-	req.nh.nlmsg_len = NLMSG_LENGTH(sizeof(req.ifi));
-	req.nh.nlmsg_type = RTM_SETLINK;
-	req.nh.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
-	req.ifi.ifi_family = AF_UNSPEC;
-	req.ifi.ifi_index = if_nametoindex(ifname);
+	link_req_init(&req, RTM_SETLINK, 0, if_nametoindex(ifname));
 	xdp = nest_start(&req.nh, IFLA_XDP | NLA_F_NESTED);
 	nla_put(&req.nh, IFLA_XDP_FD, &prog_fd, sizeof(prog_fd));
 	nla_put(&req.nh, IFLA_XDP_FLAGS, &flags, sizeof(flags));
@@ -1354,18 +1365,10 @@ TEST_F_TIMEOUT(ppsim, tx_ring_full, 120)
 /* Creates the veth pair VETH_A, VETH_B; 0 or -errno. */
 static int veth_create(void)
 {
-	struct {
-		struct nlmsghdr nh;
-		struct ifinfomsg ifi;
-		char attrs[256];
-	} req = {};
 	struct nlattr *info, *data, *peer;
+	struct link_req req;
 
-	req.nh.nlmsg_len = NLMSG_LENGTH(sizeof(req.ifi));
-	req.nh.nlmsg_type = RTM_NEWLINK;
-	req.nh.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | NLM_F_CREATE |
-			     NLM_F_EXCL;
-	req.ifi.ifi_family = AF_UNSPEC;
+	link_req_init(&req, RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL, 0);
 	nla_put(&req.nh, IFLA_IFNAME, VETH_A, sizeof(VETH_A));
 	info = nest_start(&req.nh, IFLA_LINKINFO);
 	nla_put(&req.nh, IFLA_INFO_KIND, "veth", sizeof("veth"));
@@ -1383,18 +1386,12 @@ static int veth_create(void)
 /* Deletes the link @ifname (and a veth's peer with it); 0 or -errno. */
 static int link_del(const char *ifname)
 {
-	struct {
-		struct nlmsghdr nh;
-		struct ifinfomsg ifi;
-	} req = {};
+	int ifindex = if_nametoindex(ifname);
+	struct link_req req;
 
-	req.nh.nlmsg_len = NLMSG_LENGTH(sizeof(req.ifi));
-	req.nh.nlmsg_type = RTM_DELLINK;
-	req.nh.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
-	req.ifi.ifi_family = AF_UNSPEC;
-	req.ifi.ifi_index = if_nametoindex(ifname);
-	if (!req.ifi.ifi_index)
+	if (!ifindex)
 		return -ENODEV;
+	link_req_init(&req, RTM_DELLINK, 0, ifindex);
 	return rtnl_talk(&req.nh);
 }
 
