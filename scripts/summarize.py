@@ -8,12 +8,12 @@ its parameters, not the case itself. A skip whose reason starts with
 XFAIL is an expected failure, counted and named apart. A log fails as a
 whole (one failure) when it shows a kernel report (BUG, WARNING, KASAN,
 KCSAN, kmemleak, lockdep, DMA-API debug, panic, a pool's report of lost
-pages), when its TAP plan is not complete, or when it has no result at
-all. A KCSAN report whose racing accesses the base kernel makes in its
-own code, or that KNOWN_RACES lists, is listed but not counted (see
-foreign_race()). Prints one line per suite, then every failure again
-(the tail of a CI log names them), and ends with 'N passed, N failed'.
-Exits 1 if anything failed.
+pages), when its TAP plan is not complete, when it has no result at all,
+or when a UML kernel was killed for time. A KCSAN report whose racing
+accesses the base kernel makes in its own code, or that KNOWN_RACES
+lists, is listed but not counted (see foreign_race()). Prints one line
+per suite, then every failure again (the tail of a CI log names them),
+and ends with 'N passed, N failed'. Exits 1 if anything failed.
 """
 import re
 import sys
@@ -38,6 +38,8 @@ REPORTS = [
         r'^page_pool \S+: -?\d+ more pages released than held',
         # A checker that switched itself off checks nothing after.
         r'kmemleak: Cannot allocate', r'leak detector disabled',
+        # A UML kernel killed for time, even after its last result.
+        r'^(boot|kunit)-um: timed out after',
     )
 ]
 

@@ -173,6 +173,10 @@ def main(argv):
                '[ppsim_rx:93]'), 'a soft lockup fails a run')
     case(fails('INFO: task ppsim_rx:93 blocked for more than 120 seconds.'),
          'a hung task fails a run')
+    case(fails('boot-um: timed out after 600s'),
+         'a UML boot killed for time fails a run')
+    case(fails('kunit-um: timed out after 300s'),
+         'a KUnit boot killed for time fails a run')
     case(recapped('BUG: KASAN: use-after-free in pp_recycle'),
          'the failures of every log are listed again above the totals')
     case(len(defects) >= 2 and len(inputs) >= 5,
