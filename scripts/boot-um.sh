@@ -59,7 +59,8 @@ if [ -n "$report" ]; then
 fi
 exec 3<&-
 if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
-	echo "boot-um: timed out after ${timeout_s}s" >&2
+	# On a line of its own: the console may have stopped mid-line.
+	printf '\nboot-um: timed out after %ss\n' "$timeout_s" >&2
 	exit 124
 fi
 exit $rc

@@ -38,10 +38,13 @@ REPORTS = [
         r'^page_pool \S+: -?\d+ more pages released than held',
         # A checker that switched itself off checks nothing after.
         r'kmemleak: Cannot allocate', r'leak detector disabled',
-        # A UML kernel killed for time, even after its last result.
-        r'^(boot|kunit)-um: timed out after',
     )
 ]
+
+# What boot-um.sh and kunit-um.sh write when they kill a UML kernel for
+# time: a problem even after the last result (a hang at poweroff). The
+# console may have stopped mid-line.
+KILLED = re.compile(r'\b(boot|kunit)-um: timed out after \S+')
 
 # DMA-API debug switches itself off when its own atomic allocations fail.
 # That is expected once a test makes every atomic allocation fail, and
@@ -167,7 +170,8 @@ def parse(path):
                   % (path, ln))
         else:
             reports.append(ln)
-    problems = []
+    problems = ['killed for time (%s)' % m.group(0) for m in
+                map(KILLED.search, lines) if m]
     # results[depth] = list of (ok, skip, reason, name) since last parent
     pending = {}
     plans = {}
@@ -227,6 +231,10 @@ def parse(path):
     return suites, reports, problems
 
 
+# Failure lines listed again at the end, at most.
+RECAP_MAX = 20
+
+
 def main(argv):
     logs = argv[1:]
     passed = failed = skipped = 0
@@ -267,11 +275,14 @@ def main(argv):
         print('expected failure: %s (%s)' % (n, r))
     if recap:
         print('what failed:')
-        for line in recap[:20]:
+        for line in recap[:RECAP_MAX]:
             print('    ' + line)
+        if len(recap) > RECAP_MAX:
+            print('    ... and %d more above' % (len(recap) - RECAP_MAX))
     print('%d skipped, %d expected failures' % (skipped, len(xfails)))
     print('%d passed, %d failed' % (passed, failed))
     return 1 if failed else 0
+
 
 if __name__ == '__main__':
     sys.exit(main(sys.argv))

@@ -9,9 +9,10 @@ an otherwise passing log, and given to summarize.py. A message about a
 defect must fail that log even without the WARNING line next to it (a kernel
 without CONFIG_BUG prints none). The exceptions are the messages
 of the parameter check, which tests provoke on purpose: they must not
-fail a run. The base pool's stall message must fail it too, and so must
-a checker that switches itself off (but DMA-API debug may, once a test
-says it injects allocation faults).
+fail a run. The base pool's stall message must fail it too, as must a
+checker that switches itself off (but DMA-API debug may, once a test
+says it injects allocation faults) and a UML kernel killed for time.
+Every failure is listed again above the totals.
 
 Prints one 'PASS name' or 'FAIL name' line a case, diagnostics after '#'.
 """
@@ -141,13 +142,40 @@ def fails(report):
     return summary(report)[0] != 0
 
 
-def recapped(report):
-    """Are the failures the lines just before the two lines of totals?"""
-    lines = summary(report)[1]
-    tail = lines[-5:-2]
-    return (len(lines) > 5 and tail[0] == 'what failed:' and
-            all(x.startswith('    KERNEL REPORT in ') and report in x
-                for x in tail[1:]))
+def recap(*logs):
+    """The lines summarize.py lists under 'what failed:' for these logs."""
+    paths = []
+    for text in logs:
+        with tempfile.NamedTemporaryFile('w', suffix='.log',
+                                         delete=False) as f:
+            f.write(text)
+        paths.append(f.name)
+    out = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(out):
+            summarize.main(['summarize.py'] + paths)
+    finally:
+        for path in paths:
+            os.unlink(path)
+    lines = out.getvalue().splitlines()
+    if 'what failed:' not in lines:
+        return []
+    return lines[lines.index('what failed:') + 1:-2]
+
+
+# printf '\nboot-um: timed out after %ss\n' ...
+KILLED_PRINTF = re.compile(r"printf '\\n(\S+-um: timed out after %ss)\\n'")
+
+
+def killed_lines():
+    """What the UML boot scripts write into a log when time runs out."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    found = []
+    for script in ('boot-um.sh', 'kunit-um.sh'):
+        with open(os.path.join(here, script)) as f:
+            found += [m.group(1) % '600' for m in KILLED_PRINTF.finditer(
+                f.read())]
+    return found
 
 
 def main(argv):
@@ -173,12 +201,27 @@ def main(argv):
                '[ppsim_rx:93]'), 'a soft lockup fails a run')
     case(fails('INFO: task ppsim_rx:93 blocked for more than 120 seconds.'),
          'a hung task fails a run')
-    case(fails('boot-um: timed out after 600s'),
-         'a UML boot killed for time fails a run')
-    case(fails('kunit-um: timed out after 300s'),
-         'a KUnit boot killed for time fails a run')
-    case(recapped('BUG: KASAN: use-after-free in pp_recycle'),
-         'the failures of every log are listed again above the totals')
+    killed = killed_lines()
+    case(len(killed) == 2, 'boot-um.sh and kunit-um.sh say when they kill '
+         'a kernel', repr(killed))
+    for line in killed:
+        case(fails(line), 'a run fails on: %s' % line)
+        case(fails('#  RUN           ppsim.cache.xdp_tx ...' + line),
+             'a run fails on it after a line cut short: %s' % line)
+    uaf = 'BUG: KASAN: use-after-free in pp_recycle'
+    listed = recap(PASSING + uaf + '\n', 'TAP version 13\n1..2\nok 1 a\n',
+                   'TAP version 13\n1..1\nnot ok 1 b\n', 'no TAP at all\n')
+    case(len(listed) == 4 and uaf in listed[0] and
+         'only 1 results' in listed[1] and listed[2].endswith('/b') and
+         'no test result' in listed[3],
+         'every failure of every log is listed again above the totals',
+         repr(listed))
+    listed = recap('TAP version 13\n1..%d\n' % (summarize.RECAP_MAX + 5) +
+                   ''.join('not ok %d c%d\n' % (i, i)
+                           for i in range(1, summarize.RECAP_MAX + 6)))
+    case(len(listed) == summarize.RECAP_MAX + 1 and
+         listed[-1].strip() == '... and 5 more above',
+         'a long list of failures says how many it left out', repr(listed))
     case(len(defects) >= 2 and len(inputs) >= 5,
          'messages found in %s' % os.path.basename(argv[1]),
          '%d defect and %d parameter messages' % (len(defects), len(inputs)))

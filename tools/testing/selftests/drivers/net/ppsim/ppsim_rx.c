@@ -729,8 +729,8 @@ static void link_req_init(struct link_req *req, __u16 type, __u16 flags,
 static int xdp_attach(const char *ifname, int prog_fd)
 {
 	__u32 flags = XDP_FLAGS_DRV_MODE;
-	struct nlattr *xdp;
 	struct link_req req;
+	struct nlattr *xdp;
 
 	link_req_init(&req, RTM_SETLINK, 0, if_nametoindex(ifname));
 	xdp = nest_start(&req.nh, IFLA_XDP | NLA_F_NESTED);
