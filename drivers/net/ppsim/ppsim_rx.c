@@ -143,10 +143,13 @@ static void ppsim_cache_drain(struct ppsim_rxq *q)
 	}
 }
 
-/* order3: one compound page mapped once and carved into frames. Each
- * frame holds a page reference (the first one the allocation's); the
- * last frame carved carries the unmap, which happens when the device has
- * completed it and so every frame before it.
+/* order3: one compound page mapped once and carved into frames. The
+ * carver holds the allocation's reference until the last frame takes it
+ * over; every other frame gets one of its own. Without the carver's, the
+ * page would go back to the allocator once the frames carved so far are
+ * freed, which one NAPI poll does to a whole small ring. The last frame
+ * carved carries the unmap, which happens when the device has completed
+ * it and so every frame before it.
  */
 static int ppsim_o3_get(struct ppsim_rxq *q, struct ppsim_buf *b)
 {
@@ -164,8 +167,6 @@ static int ppsim_o3_get(struct ppsim_rxq *q, struct ppsim_buf *b)
 		}
 		q->o3_page = page;
 		q->o3_off = 0;
-	} else {
-		page_ref_inc(q->o3_page);
 	}
 	b->page = q->o3_page;
 	b->dma = q->o3_dma;
@@ -174,6 +175,8 @@ static int ppsim_o3_get(struct ppsim_rxq *q, struct ppsim_buf *b)
 	b->last = q->o3_off + priv->stride > PPSIM_O3_BYTES;
 	if (b->last)
 		q->o3_page = NULL;
+	else
+		get_page(b->page);
 	return 0;
 }
 
@@ -1036,9 +1039,10 @@ static void ppsim_rxq_free(struct ppsim_rxq *q)
 
 	/* Frames held for TX may be pages of the pool destroyed below. */
 	ppsim_xdp_tx_release(q);
-	/* A page still being carved has its unmap pending, not in a desc. */
+	/* A page still being carved: its unmap and the carver's reference. */
 	if (q->o3_page) {
 		ppsim_unmap(priv, q->o3_dma, PPSIM_O3_BYTES);
+		put_page(q->o3_page);
 		q->o3_page = NULL;
 	}
 	for (; q->cons != q->post; q->cons++)

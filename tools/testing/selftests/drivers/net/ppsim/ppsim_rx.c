@@ -984,6 +984,18 @@ TEST_F(ppsim, xdp_tx)
 }
 
 /*
+ * XDP_DROP on the smallest ring, which the wire fills in one batch and
+ * one NAPI poll empties: every posted buffer comes back before the
+ * refill, those of a page the driver is still carving frames from among
+ * them, and that page must outlive them.
+ */
+TEST_F(ppsim, xdp_drop_small_ring)
+{
+	ASSERT_EQ(0, set_ring(self->ifname, 64));
+	xdp_consume(_metadata, self, XDP_DROP, "xdp_drop");
+}
+
+/*
  * XDP_REDIRECT to a second ppsim: it receives every frame, intact; then
  * with the target down the frames are dropped and their pages come back;
  * then the target goes away while the source still redirects to it.
