@@ -128,7 +128,7 @@ static bool ppsim_cache_put(struct ppsim_rxq *q, struct page *page,
 	e = &q->cache[q->cache_tail++ % PPSIM_CACHE_SIZE];
 	e->page = page;
 	e->dma = dma;
-	page_ref_inc(page);
+	get_page(page);
 	return true;
 }
 
@@ -1019,6 +1019,10 @@ static int ppsim_xdp_rxq_reg(struct ppsim_rxq *q)
 			       q->napi.napi_id);
 	if (err)
 		return err;
+	/* Without a pool a frame holds one reference to its page, which
+	 * xdp_return_frame() drops with put_page(): an order3 frame's too,
+	 * as put_page() of a tail page drops the compound page's.
+	 */
 	if (q->pp)
 		err = xdp_rxq_info_reg_mem_model(&q->xdp_rxq,
 						 MEM_TYPE_PAGE_POOL, q->pp);

@@ -45,8 +45,9 @@
 #define RCVBUF		(64 << 20)
 /* Entries of a queue's XDP TX ring (PPSIM_XDP_TX_RING). */
 #define TX_RING		128
-/* A new device's RX ring size (PPSIM_RING_DEF). */
+/* A new device's RX ring size (PPSIM_RING_DEF), and the smallest. */
 #define RING_DEF	1024
+#define RING_MIN	64
 
 #define DEBUGFS		"/sys/kernel/debug"
 #define FAIL_PAGE_ALLOC	DEBUGFS "/fail_page_alloc/"
@@ -983,16 +984,35 @@ TEST_F(ppsim, xdp_tx)
 	xdp_consume(_metadata, self, XDP_TX, "xdp_tx");
 }
 
+/* The kernel's taint flags; -1 if they cannot be read. */
+static long long kernel_taint(void)
+{
+	char buf[32];
+
+	if (sysfs_read("/proc/sys/kernel/tainted", buf, sizeof(buf)))
+		return -1;
+	return strtoll(buf, NULL, 10);
+}
+
+/* Taint bit 5, set by the page allocator when it meets a bad page. */
+#define TAINT_BAD_PAGE	0x20LL
+
 /*
- * XDP_DROP on the smallest ring, which the wire fills in one batch and
- * one NAPI poll empties: every posted buffer comes back before the
+ * XDP_DROP on the smallest ring: the wire writes a batch of 64 frames
+ * (PPSIM_WIRE_BATCH), one NAPI poll of 64 takes them all, and only then
+ * does the driver refill. Every posted buffer comes back before the
  * refill, those of a page the driver is still carving frames from among
- * them, and that page must outlive them.
+ * them, and that page must outlive them: freed, it would come back from
+ * the page allocator with their references on it (a bad page).
  */
 TEST_F(ppsim, xdp_drop_small_ring)
 {
-	ASSERT_EQ(0, set_ring(self->ifname, 64));
+	long long taint = kernel_taint();
+
+	ASSERT_LE(0, taint);
+	ASSERT_EQ(0, set_ring(self->ifname, RING_MIN));
 	xdp_consume(_metadata, self, XDP_DROP, "xdp_drop");
+	EXPECT_EQ(0, kernel_taint() & TAINT_BAD_PAGE & ~taint);
 }
 
 /*
