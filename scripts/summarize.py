@@ -41,10 +41,10 @@ REPORTS = [
     )
 ]
 
-# What boot-um.sh and kunit-um.sh write when they kill a UML kernel for
-# time: a problem even after the last result (a hang at poweroff). The
-# console may have stopped mid-line.
-KILLED = re.compile(r'\b(boot|kunit)-um: timed out after \S+')
+# What boot-um.sh and kunit-um.sh write, on a line of its own, when they
+# kill a UML kernel for time: a problem even after the last result (a
+# hang at poweroff).
+KILLED = re.compile(r'^(boot|kunit)-um: timed out after \S+$')
 
 # DMA-API debug switches itself off when its own atomic allocations fail.
 # That is expected once a test makes every atomic allocation fail, and
