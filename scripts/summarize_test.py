@@ -122,28 +122,8 @@ KMEMLEAK_OFF = ('kmemleak: Cannot allocate a kmemleak_object structure\n'
                 'kmemleak: Kernel memory leak detector disabled')
 
 
-def summary(report):
-    """summarize.py's status and output on a passing log plus report."""
-    log = PASSING + ''.join('[   12.345678] %s\n' % x
-                            for x in report.split('\n'))
-    with tempfile.NamedTemporaryFile('w', suffix='.log', delete=False) as f:
-        f.write(log)
-    out = io.StringIO()
-    try:
-        with contextlib.redirect_stdout(out):
-            rc = summarize.main(['summarize.py', f.name, f.name])
-        return rc, out.getvalue().splitlines()
-    finally:
-        os.unlink(f.name)
-
-
-def fails(report):
-    """Does summarize.py fail a passing log that also shows report?"""
-    return summary(report)[0] != 0
-
-
-def recap(*logs):
-    """The lines summarize.py lists under 'what failed:' for these logs."""
+def run(*logs):
+    """summarize.py's status and output lines on logs with these texts."""
     paths = []
     for text in logs:
         with tempfile.NamedTemporaryFile('w', suffix='.log',
@@ -153,11 +133,22 @@ def recap(*logs):
     out = io.StringIO()
     try:
         with contextlib.redirect_stdout(out):
-            summarize.main(['summarize.py'] + paths)
+            rc = summarize.main(['summarize.py'] + paths)
     finally:
         for path in paths:
             os.unlink(path)
-    lines = out.getvalue().splitlines()
+    return rc, out.getvalue().splitlines()
+
+
+def fails(report):
+    """Does summarize.py fail a passing log that also shows report?"""
+    return run(PASSING + ''.join('[   12.345678] %s\n' % x
+                                 for x in report.split('\n')))[0] != 0
+
+
+def recap(*logs):
+    """The lines summarize.py lists under 'what failed:' for these logs."""
+    lines = run(*logs)[1]
     if 'what failed:' not in lines:
         return []
     return lines[lines.index('what failed:') + 1:-2]
