@@ -65,9 +65,10 @@ KNOWN = [
 
 # A KCSAN report is ours when a function of ours is in the stack of one
 # of its racing accesses (lines outside those stacks, such as a kworker's
-# "Workqueue:" line, do not count); the others are races the base kernel
-# has in its own code, listed but not counted. A report whose stacks do
-# not parse as expected is counted.
+# "Workqueue:" line, do not count; an interrupt's stack counts up to its
+# entry, see below); the others are races the base kernel has in its own
+# code, listed but not counted. A report whose stacks do not parse as
+# expected is counted.
 KCSAN = re.compile(r'^BUG: KCSAN: ')
 KCSAN_END = re.compile(r'^={20,}$')
 ACCESS = re.compile(r'\b(assert no (writes|accesses)|read-write|read|write)'
@@ -91,6 +92,16 @@ KNOWN_RACES = [
 
 FRAME = re.compile(r'^\s*[A-Za-z_][\w.]*\+0x[0-9a-f]+/0x[0-9a-f]+')
 
+# The stack of an access made in an interrupt goes on, past its entry,
+# into whatever the interrupt stopped: frames that made no part of the
+# access. The entry is the x86 stub of a hard IRQ (asm_common_interrupt,
+# asm_sysvec_*), or __do_softirq for softirqs, which KCSAN calls
+# interrupts too, wherever they run: on IRQ exit, in ksoftirqd, or in
+# the task that enabled BH again (with no stub in the stack).
+BY_INTERRUPT = re.compile(r' by interrupt on cpu \d+:$')
+IRQ_ENTRY = re.compile(r'^(asm_(common_interrupt|spurious_interrupt|'
+                       r'sysvec_\w+)|__do_softirq)$')
+
 
 def access_stacks(lines, i):
     """The access lines and symbolized frames of the KCSAN report at i."""
@@ -102,10 +113,15 @@ def access_stacks(lines, i):
         if ACCESS.search(x):
             frames = []
             stacks.append((x, frames))
+            in_irq = bool(BY_INTERRUPT.search(x))
         elif not x.strip():
             frames = None
         elif frames is not None and FRAME.search(x):
-            frames.append(x.strip().split('+')[0])
+            name = x.strip().split('+')[0]
+            if in_irq and IRQ_ENTRY.search(name):
+                frames = None
+            else:
+                frames.append(name)
     return stacks
 
 

@@ -96,6 +96,46 @@ CPU: 0 PID: 25 Comm: kworker/u4:1 Not tainted 6.1.0 #1
 Workqueue: events_unbound ppsim_wire_work
 ==================================================================="""
 
+# A race with an interrupt handler: x86 goes on from the interrupt's
+# entry into the stack of the code it interrupted.
+IRQ_RACE = """BUG: KCSAN: data-race in ps2_do_sendbyte / {0}
+
+write to 0xffff888004b3c9e8 of 2 bytes by task 33 on cpu 1:
+ ps2_do_sendbyte+0x21f/0x4a0
+ ps2_sendbyte+0x3e/0x60
+ kthread+0x16a/0x1a0
+
+read to 0xffff888004b3c9e8 of 2 bytes by interrupt on cpu 0:
+ {0}+0x2a/0x140
+ i8042_interrupt+0x27b/0x4e0
+ __handle_irq_event_percpu+0x6e/0x2d0
+ common_interrupt+0x7f/0xa0
+ asm_common_interrupt+0x22/0x40
+ {1}+0x5d/0x3e0
+ kunit_try_run_case+0x8b/0x110
+ kthread+0x16a/0x1a0
+
+Reported by Kernel Concurrency Sanitizer on:
+==================================================================="""
+
+# A race with a softirq that a task of ours ran when it enabled BH again.
+BH_RACE = """BUG: KCSAN: data-race in {0} / {1}
+
+write to 0xffff888004b3c9e8 of 8 bytes by task 14 on cpu 1:
+ {0}+0x21f/0x4a0
+ kthread+0x16a/0x1a0
+
+read to 0xffff888004b3c9e8 of 8 bytes by interrupt on cpu 0:
+ {1}+0x2a/0x140
+ __do_softirq+0xf1/0x2e2
+ do_softirq+0x5a/0x80
+ __local_bh_enable_ip+0x64/0x70
+ {2}+0x5d/0x3e0
+ kthread+0x16a/0x1a0
+
+Reported by Kernel Concurrency Sanitizer on:
+==================================================================="""
+
 # The report KCSAN makes when it saw only one of the accesses.
 UNKNOWN_ORIGIN = """BUG: KCSAN: data-race in {0}+0x1c/0x11f
 
@@ -236,6 +276,16 @@ def main(argv):
          'a data race in the base kernel alone does not fail a run')
     case(not fails(UNKNOWN_ORIGIN.format('_find_first_bit', 'rcu_gp_kthread')),
          'a base kernel race at unknown origin does not fail a run')
+    case(not fails(IRQ_RACE.format('ps2_handle_ack', 'pp_ring_claim')),
+         'a base kernel race in an interrupt that stopped our code does '
+         'not fail a run')
+    case(fails(IRQ_RACE.format('ppsim_irq', 'schedule')),
+         'a race in our interrupt handler fails a run')
+    case(not fails(BH_RACE.format('rcu_gp_kthread', 'rcu_core',
+                                  'ppsim_wire_work')),
+         'a base kernel race in a softirq our task ran does not fail a run')
+    case(fails(BH_RACE.format('rcu_gp_kthread', 'ppsim_poll', 'kthread')),
+         'a race in our softirq handler run at BH enable fails a run')
     case(not fails(race('queue_delayed_work_on', 'worker_thread',
                         'ppsim_poll', 'kthread', 'read-write (marked)')),
          'the known workqueue race under our NAPI does not fail a run')
