@@ -158,6 +158,7 @@ struct page_pool {
 	void (*disconnect)(void *pool);
 	unsigned long defer_start;
 	unsigned long defer_warn;
+	/* Set under teardown_lock; read by returners, not by the direct path. */
 	bool destroyed;
 	/* Orders releases after destroy against freeing the pool. */
 	spinlock_t teardown_lock;
@@ -181,9 +182,9 @@ struct page_pool {
 	/* Owner context only, like the alloc cache. */
 	struct page_pool_alloc_stats alloc_stats;
 	/*
-	 * Direct recycles (cached, cache_full) counted by the owner; other
-	 * contexts count in recycle_stats. Kept apart so that the fast
-	 * path needs no per-CPU (IRQ-safe) update.
+	 * Direct returns (cached, cache_full, released_refcnt) counted by
+	 * the owner; other contexts count in recycle_stats. Kept apart so
+	 * that the direct paths need no per-CPU (IRQ-safe) update.
 	 */
 	struct page_pool_recycle_stats owner_recycle_stats;
 #endif

@@ -6,7 +6,7 @@
  * =================
  *
  * Owner context. The alloc cache (pool->alloc), the alloc stats and
- * the direct-recycle stats (owner_recycle_stats), the fragment state
+ * the direct-return stats (owner_recycle_stats), the fragment state
  * (frag_*), alloc_nid and pages_state_hold_cnt belong to the single
  * context that allocates from the pool: the RX queue's NAPI poll, or
  * the driver while that NAPI is stopped. Nothing locks them.
@@ -61,11 +61,11 @@
  *     empty, no returner is in the middle of an unmap: destroy drops
  *     the device reference, and the pool makes no DMA call after it
  *     returns.
- *  4. sets destroyed under teardown_lock. Returners that see it count
- *     their page as released under that lock, and the one returning the
- *     last page kicks the deferred free work, which drains the ring,
- *     then frees the pool after checking the counts under the same
- *     lock.
+ *  4. sets destroyed under teardown_lock (direct returns do not look:
+ *     see above). Returners that see it count their page as released
+ *     under that lock, and the one returning the last page kicks the
+ *     deferred free work, which drains the ring, then frees the pool
+ *     after checking the counts under the same lock.
  * A page in flight keeps its pool alive: the pool is freed only once
  * every page that entered it has left. So a returner never touches the
  * pool once it has handed its page over: after publishing the last page
@@ -302,21 +302,16 @@ static bool pp_admit_page(struct page_pool *pool, struct page *page)
 	return true;
 }
 
-/* Count a page as gone. Once the count is in, the pool may be freed at
- * any time, unless we hold teardown_lock: the pool is not touched after.
- * Once destroy has run, the returner of the last page wakes the release
- * work, so that the pool goes away without waiting for the next retry.
+/* Count a page as gone, after destroy: the returner of the last page
+ * kicks the deferred free work, so that the pool goes away without
+ * waiting for the next retry. The pool may be freed once the lock is
+ * dropped.
  */
-static void pp_count_release(struct page_pool *pool, struct page *page)
+static noinline void pp_count_late_release(struct page_pool *pool,
+					   struct page *page)
 {
 	unsigned long flags;
 	u32 released;
-
-	if (likely(!READ_ONCE(pool->destroyed))) {
-		released = atomic_inc_return(&pool->pages_state_release_cnt);
-		trace_page_pool_state_release(pool, page, released);
-		return;
-	}
 
 	spin_lock_irqsave(&pool->teardown_lock, flags);
 	released = atomic_inc_return(&pool->pages_state_release_cnt);
@@ -326,23 +321,58 @@ static void pp_count_release(struct page_pool *pool, struct page *page)
 	trace_page_pool_state_release(pool, page, released);
 }
 
+/* Count a page as gone. Once the count is in, the pool may be freed at
+ * any time: the pool is not touched after. A direct return does not
+ * check destroyed: the owner never runs once the last
+ * page_pool_destroy() may have started (see allow_direct). A false
+ * claim only delays the pool's free to the next retry.
+ */
+static __always_inline void pp_count_release(struct page_pool *pool,
+					     struct page *page, bool direct)
+{
+	u32 released;
+
+	if (unlikely(!direct && READ_ONCE(pool->destroyed))) {
+		pp_count_late_release(pool, page);
+		return;
+	}
+	released = atomic_inc_return(&pool->pages_state_release_cnt);
+	trace_page_pool_state_release(pool, page, released);
+}
+
 /* Take a page out of the pool; the caller keeps its page reference.
  * Inline: every page that leaves the pool on the put path runs it.
  */
 static __always_inline void pp_release_page(struct page_pool *pool,
-					    struct page *page)
+					    struct page *page, bool direct)
 {
 	if (pool->p.flags & PP_FLAG_DMA_MAP)
 		pp_dma_forget(pool, page);
 	page->pp_magic &= PP_MAGIC_ALLOC_BITS;
 	page->pp = NULL;
-	pp_count_release(pool, page);
+	pp_count_release(pool, page, direct);
 }
 
 /* Take a page out of the pool and drop the pool's reference to it. */
 static void pp_free_page(struct page_pool *pool, struct page *page)
 {
-	pp_release_page(pool, page);
+	pp_release_page(pool, page, false);
+	put_page(page);
+}
+
+/* Free a returned page that someone else still holds, or that came from
+ * the pfmemalloc reserves. Counted first: once it is released, the pool
+ * may be gone. A direct return counts in the owner's stats.
+ */
+static __always_inline void pp_free_unrecyclable(struct page_pool *pool,
+						 struct page *page,
+						 bool direct)
+{
+	if (direct)
+		pp_stat_add(pool->owner_recycle_stats.released_refcnt, 1);
+	else
+		pp_stat_percpu_add(pool->recycle_stats->released_refcnt, 1);
+	pp_release_page(pool, page, direct);
 	put_page(page);
 }
 
@@ -712,19 +742,16 @@ static noinline void pp_put_one_in_ring(struct page_pool *pool,
 void page_pool_put_defragged_page(struct page_pool *pool, struct page *page,
 				  unsigned int dma_sync_size, bool allow_direct)
 {
+	bool direct = allow_direct && pp_may_be_owner();
+
 	if (unlikely(!pp_page_recyclable(page))) {
-		pp_stat_percpu_add(pool->recycle_stats->released_refcnt, 1);
-		/* pp_free_page() open-coded, keep the two in step: every
-		 * page someone else holds, or from the reserves, comes here.
-		 */
-		pp_release_page(pool, page);
-		put_page(page);
+		pp_free_unrecyclable(pool, page, direct);
 		return;
 	}
 
 	dma_sync_size = pp_recycle_sync_len(pool, dma_sync_size);
 	/* The owner never runs once destroy may: no ring_closed check. */
-	if (allow_direct && pp_may_be_owner()) {
+	if (direct) {
 		if (pp_cache_put(pool, page, dma_sync_size)) {
 			pp_stat_add(pool->owner_recycle_stats.cached, 1);
 			return;
@@ -755,8 +782,7 @@ void page_pool_put_page_bulk(struct page_pool *pool, void **data, int count)
 		if (!page_pool_is_last_frag(pool, page))
 			continue;
 		if (unlikely(!pp_page_recyclable(page))) {
-			pp_stat_percpu_add(pool->recycle_stats->released_refcnt, 1);
-			pp_free_page(pool, page);
+			pp_free_unrecyclable(pool, page, false);
 			continue;
 		}
 		data[kept++] = page;
@@ -781,7 +807,7 @@ EXPORT_SYMBOL(page_pool_put_page_bulk);
  */
 void page_pool_release_page(struct page_pool *pool, struct page *page)
 {
-	pp_release_page(pool, page);
+	pp_release_page(pool, page, false);
 }
 EXPORT_SYMBOL(page_pool_release_page);
 
@@ -871,6 +897,7 @@ bool page_pool_get_stats(struct page_pool *pool,
 	stats->alloc_stats.waive += a.waive;
 	stats->recycle_stats.cached += owner.cached;
 	stats->recycle_stats.cache_full += owner.cache_full;
+	stats->recycle_stats.released_refcnt += owner.released_refcnt;
 	stats->recycle_stats.ring += pp_ring_stores(&pool->ring);
 
 	for_each_possible_cpu(cpu) {
@@ -1081,8 +1108,9 @@ static void pp_empty_cache(struct page_pool *pool)
  */
 static bool pp_all_pages_back(struct page_pool *pool)
 {
-	/* Pairs with the full barrier of the count in pp_count_release():
-	 * the unmap of each page counted comes before.
+	/* Pairs with the full barrier of the count in pp_count_release()
+	 * and pp_count_late_release(): the unmap of each page counted
+	 * comes before.
 	 */
 	return atomic_read_acquire(&pool->pages_state_release_cnt) ==
 	       pool->pages_state_hold_cnt;

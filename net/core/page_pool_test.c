@@ -534,12 +534,28 @@ static void pp_referenced_page_is_not_recycled(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, pp_test_owns(pool, a));
 	KUNIT_EXPECT_EQ(test, page_ref_count(a), 1);
 	b = pp_test_alloc(pool);
+	KUNIT_ASSERT_NOT_NULL(test, b);
 	KUNIT_EXPECT_PTR_NE(test, b, a);
 #ifdef CONFIG_PAGE_POOL_STATS
 	KUNIT_EXPECT_EQ(test, pp_test_stats(pool).recycle_stats.released_refcnt,
 			1ULL);
+#ifndef CONFIG_PAGE_POOL_KUNIT_TEST_BASE_POOL
+	/* The owner counted it in its own stats, not in the per-CPU ones. */
+	KUNIT_EXPECT_EQ(test, pool->owner_recycle_stats.released_refcnt, 1ULL);
 #endif
-	pp_recycle(pool, b);
+#endif
+	/* From any other context: the per-CPU stats. */
+	get_page(b);
+	pp_return(pool, b);
+	KUNIT_EXPECT_FALSE(test, pp_test_owns(pool, b));
+#ifdef CONFIG_PAGE_POOL_STATS
+	KUNIT_EXPECT_EQ(test, pp_test_stats(pool).recycle_stats.released_refcnt,
+			2ULL);
+#ifndef CONFIG_PAGE_POOL_KUNIT_TEST_BASE_POOL
+	KUNIT_EXPECT_EQ(test, pool->owner_recycle_stats.released_refcnt, 1ULL);
+#endif
+#endif
+	put_page(b);
 	put_page(a);
 }
 
@@ -1355,15 +1371,42 @@ out:
  */
 #define PP_TEST_KICK_TIMEOUT	(HZ / 4)
 
+/* The ways the last page of a destroyed pool comes back. */
+enum pp_last_return {
+	PP_LAST_REUSABLE,	/* a page the pool could reuse */
+	PP_LAST_HELD,		/* a page someone else still holds */
+	PP_LAST_HELD_BULK,	/* the same, through page_pool_put_page_bulk() */
+};
+
+static const enum pp_last_return pp_last_returns[] = {
+	PP_LAST_REUSABLE, PP_LAST_HELD, PP_LAST_HELD_BULK,
+};
+
+static void pp_last_return_desc(const enum pp_last_return *how, char *desc)
+{
+	static const char * const names[] = {
+		[PP_LAST_REUSABLE] = "reusable",
+		[PP_LAST_HELD] = "held",
+		[PP_LAST_HELD_BULK] = "held, bulk",
+	};
+
+	strscpy(desc, names[*how], KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(pp_last_return, pp_last_returns, pp_last_return_desc);
+
 /* After destroy, each page that comes back is freed, and the one that
- * brings the last page back kicks the release work: the pool (and so
- * the driver's XDP memory model) goes at once, not at the next retry.
+ * brings the last page back kicks the deferred free work: the pool (and
+ * so the driver's XDP memory model) goes at once, not at the next retry.
  */
 static void pp_last_return_after_destroy_frees_pool(struct kunit *test)
 {
+	const enum pp_last_return *how = test->param_value;
 	struct page_pool_params p = pp_params(1);
 	struct pp_ctx *ctx = test->priv;
 	struct page_pool *pool = pp_ctx_create(test, &p);
+	struct page *last;
+	void *data;
 	bool freed;
 	int i;
 
@@ -1371,14 +1414,27 @@ static void pp_last_return_after_destroy_frees_pool(struct kunit *test)
 		ctx->pages[i] = pp_test_alloc(pool);
 		KUNIT_ASSERT_NOT_NULL(test, ctx->pages[i]);
 	}
+	last = ctx->pages[1];
 	ctx->pool = NULL;
 	pp_test_destroy(pool);
 	pp_return(pool, ctx->pages[0]);
 	/* One page is still out. */
 	KUNIT_EXPECT_FALSE(test, completion_done(&ctx->release.released));
-	pp_return(pool, ctx->pages[1]);
+	if (*how != PP_LAST_REUSABLE)
+		get_page(last);
+	if (*how == PP_LAST_HELD_BULK) {
+		data = page_address(last);
+		page_pool_put_page_bulk(pool, &data, 1);
+	} else {
+		pp_return(pool, last);
+	}
 	freed = wait_for_completion_timeout(&ctx->release.released,
 					    PP_TEST_KICK_TIMEOUT);
+	if (*how != PP_LAST_REUSABLE) {
+		/* The pool let go of it: an ordinary page, ours alone. */
+		KUNIT_EXPECT_EQ(test, page_ref_count(last), 1);
+		put_page(last);
+	}
 	pp_test_xfail_base(test, freed,
 			   "the last page back frees the destroyed pool at once");
 	/* Its disconnect callback must not outlive the case. */
@@ -1455,7 +1511,8 @@ static struct kunit_case pp_cases[] = {
 	KUNIT_CASE(pp_stats_ethtool_helpers),
 	KUNIT_CASE(pp_pfmemalloc_page_is_not_recycled),
 	KUNIT_CASE(pp_recycle_into_full_cache_takes_ring),
-	KUNIT_CASE(pp_last_return_after_destroy_frees_pool),
+	KUNIT_CASE_PARAM(pp_last_return_after_destroy_frees_pool,
+			 pp_last_return_gen_params),
 	{}
 };
 
