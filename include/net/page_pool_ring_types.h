@@ -14,10 +14,11 @@
  * Producers claim cells by moving @tail with cmpxchg and publish a cell
  * by storing a non-NULL pointer into it; the owner takes published
  * cells in order from @head, clears them and then moves @head on, which
- * is what gives their room back to producers. Producers size claims
- * from @head_seen, a copy of @head on their own cache line, and read
- * @head only when that copy shows too little room. See
- * net/core/page_pool_ring.h.
+ * is what gives their room back to producers. When the cell at @head
+ * is not published yet, the owner may take the published cells after
+ * it (see @ahead). Producers size claims from @head_seen, a copy of
+ * @head on their own cache line, and read @head only when that copy
+ * shows too little room. See net/core/page_pool_ring.h.
  */
 struct pp_ring {
 	void **cells;		/* a power of two of them */
@@ -29,6 +30,12 @@ struct pp_ring {
 	unsigned long head_seen;
 	/* Owner: the first index not yet taken; producers refresh from it. */
 	unsigned long head ____cacheline_aligned_in_smp;
+	/*
+	 * Owner: where the next look past an unpublished cell at @head
+	 * starts, as an offset from @head, at most capacity; the cells in
+	 * between were taken ahead. 0 when none was.
+	 */
+	unsigned long ahead;
 };
 
 #endif /* _NET_PAGE_POOL_RING_TYPES_H */

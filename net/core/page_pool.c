@@ -30,8 +30,10 @@
  * publishes them inside an RCU read-side section in which it saw
  * ring_closed clear. The ring
  * count of the stats is the ring's tail (so it wraps at 2^32 on 32-bit
- * machines); ring_full is counted per CPU. A cell claimed and not yet
- * published makes the ring look empty to the owner, and is counted so.
+ * machines); ring_full is counted per CPU. The owner steps over one
+ * cell claimed and not yet published. A lone one with nothing
+ * published after it, or two in a row, make the ring look empty to
+ * the owner, and are counted so.
  *
  * Leaving the pool. A page may leave from any context. With
  * PP_FLAG_DMA_MAP it is erased from pool->dma_mapped under the xarray's
@@ -642,23 +644,28 @@ static bool pp_cache_put(struct page_pool *pool, struct page *page,
 
 /* Store what fits of @pages in the return ring; the caller saw it open.
  *
- * The owner cannot take anything past a claimed cell until it is
- * published, so its NAPI poll must not run on this CPU in between. In
- * softirq or hard IRQ, or with BH or IRQs off, nothing can start
- * softirqs here; otherwise an IRQ could, on its way out, and so could
- * a task preempting us, so BH goes off for those few instructions.
+ * Preemption stays off between claim and publish, so that the claimed
+ * cells stay unpublished no longer than an IRQ and the softirqs it runs.
+ * If those run the owner's NAPI poll, it steps over a single claimed
+ * cell (see page_pool_ring.h) but stops at several: a bulk store from
+ * a context where softirqs may start turns them off for its window.
+ * PREEMPT_RT starts none on IRQ exit, and there BH off would not keep
+ * preemption off.
  */
 static __always_inline int pp_ring_store(struct page_pool *pool,
 					 void **pages, int n)
 {
 	int stored;
 
-	if (in_interrupt() || irqs_disabled()) {
-		stored = pp_ring_produce(&pool->ring, pages, n);
-	} else {
+	if (n > 1 && !IS_ENABLED(CONFIG_PREEMPT_RT) && !in_interrupt() &&
+	    !irqs_disabled()) {
 		local_bh_disable();
 		stored = pp_ring_produce(&pool->ring, pages, n);
 		local_bh_enable();
+	} else {
+		preempt_disable();
+		stored = pp_ring_produce(&pool->ring, pages, n);
+		preempt_enable();
 	}
 	/* The pages not stored still keep the pool alive. */
 	if (unlikely(stored < n))

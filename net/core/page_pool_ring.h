@@ -42,10 +42,26 @@
  * before the producer's store into the cell. Both copies are read
  * before @tail, so the room computed never wraps below zero either.
  *
- * A cell claimed but not yet published reads NULL: the consumer stops
- * there and sees the ring as empty until its producer is done, even if
- * later cells are ready. Producers keep that window short (no sleeping
- * or spinning in it), and the consumer never waits for it.
+ * A cell claimed but not yet published reads NULL. When the cell at
+ * @head is such a hole and the one after it is published, the consumer
+ * steps over the hole: it takes the published cells that follow, up to
+ * the next unpublished one, and marks them PP_RING_TAKEN. They keep
+ * their room until @head passes them, after the hole is published, and
+ * @ahead remembers where past @head the next look starts. A producer
+ * that an IRQ stopped in its window, and whose CPU then runs the
+ * consumer's NAPI in softirq, holds up only its own cell. A hole of
+ * several cells (one bulk claim) is not stepped over: a bulk producer
+ * keeps softirqs off for its window instead. Per producer, order is
+ * kept as long as each publishes its cells in index order, as
+ * pp_ring_produce() does: the consumer takes cells in index order,
+ * stops at the first it finds unpublished, and stops stepping over the
+ * hole once it sees it published; and a producer's later claims follow
+ * its publishes.
+ *
+ * Cells taken ahead count against the room until the hole is
+ * published, and two unpublished cells in a row still stop the
+ * consumer. With preemption off in the producers' windows, either lasts
+ * no longer than a hard IRQ and the softirqs it runs on a producer's CPU.
  */
 #ifndef _NET_CORE_PAGE_POOL_RING_H
 #define _NET_CORE_PAGE_POOL_RING_H
@@ -56,6 +72,9 @@
 #include <linux/overflow.h>
 #include <linux/slab.h>
 #include <net/page_pool.h>
+
+/* Left in a cell taken ahead of @head; no producer stores this value. */
+#define PP_RING_TAKEN	((void *)-1L)
 
 /**
  * pp_ring_init() - allocate an empty ring
@@ -147,8 +166,10 @@ static inline unsigned int pp_ring_claim(struct pp_ring *r, unsigned int want,
  * @index: the claimed cell
  * @ptr: the pointer, not NULL
  *
- * Once the last of its cells is published, the producer may not touch
- * whatever owns the ring any more: the consumer may free it.
+ * A producer publishes its cells in index order, or the consumer may
+ * take them out of order. Once the last of its cells is published, the
+ * producer may not touch whatever owns the ring any more: the consumer
+ * may free it.
  */
 static inline void pp_ring_publish(struct pp_ring *r, unsigned long index,
 				   void *ptr)
@@ -160,7 +181,7 @@ static inline void pp_ring_publish(struct pp_ring *r, unsigned long index,
 /**
  * pp_ring_produce() - store what fits of an array of pointers
  * @r: the ring
- * @ptrs: the pointers, none NULL
+ * @ptrs: the pointers, none NULL or PP_RING_TAKEN
  * @n: how many
  *
  * Claims the cells at once, then publishes them in order. The caller
@@ -180,13 +201,86 @@ static inline unsigned int pp_ring_produce(struct pp_ring *r, void **ptrs,
 	return n;
 }
 
+/* The cell at @head was seen unpublished: if the cell after it, or
+ * after the cells already taken ahead, is published, take published
+ * cells from there up to the next unpublished one, and leave
+ * PP_RING_TAKEN in them. Only while the hole stays unpublished: its
+ * producer may have published it and then cells after it, which must
+ * not come out first. Nothing at or past @head + capacity can be
+ * claimed yet, so the scan stops there at the latest; the bound only
+ * keeps it from wrapping onto the hole.
+ */
+static inline unsigned int pp_ring_take_ahead(struct pp_ring *r,
+					      unsigned long head, void **out,
+					      unsigned int max)
+{
+	void **hole = &r->cells[head & r->mask], **cell;
+	unsigned long i = head + (r->ahead ?: 1);
+	unsigned int n = 0;
+	void *ptr;
+
+	while (n < max && i - head < r->capacity) {
+		cell = &r->cells[i & r->mask];
+		/* Pairs with pp_ring_publish(), as in pp_ring_consume(); and
+		 * if this cell's producer published the hole before it, the
+		 * hole is seen published below.
+		 */
+		ptr = smp_load_acquire(cell);
+		if (!ptr || READ_ONCE(*hole))
+			break;
+		WRITE_ONCE(*cell, PP_RING_TAKEN);
+		out[n++] = ptr;
+		i++;
+	}
+	if (n)
+		r->ahead = i - head;
+	return n;
+}
+
+/* pp_ring_consume() when cells were taken ahead of @head: the in-order
+ * pass clears them as it passes them, and gives nothing out for them.
+ */
+static inline unsigned int pp_ring_consume_past(struct pp_ring *r,
+						void **out, unsigned int max)
+{
+	unsigned long head = r->head, start = head;
+	unsigned int n = 0;
+	void *ptr = NULL;
+	void **cell;
+
+	while (n < max) {
+		cell = &r->cells[head & r->mask];
+		/* Pairs with pp_ring_publish(): the pointed-to data is seen. */
+		ptr = smp_load_acquire(cell);
+		if (!ptr)
+			break;
+		WRITE_ONCE(*cell, NULL);
+		head++;
+		if (ptr != PP_RING_TAKEN)
+			out[n++] = ptr;
+	}
+	/* Still at the hole: go on from where the last look stopped. */
+	if (head == start)
+		return pp_ring_take_ahead(r, head, out, max);
+	/* Room back once the cells are clear: see pp_ring_claim(). */
+	smp_store_release(&r->head, head);
+	r->ahead -= min_t(unsigned long, r->ahead, head - start);
+	if (!ptr && n < max)
+		n += pp_ring_take_ahead(r, head, out + n, max - n);
+	return n;
+}
+
 /**
- * pp_ring_consume() - take published pointers, in order
+ * pp_ring_consume() - take published pointers
  * @r: the ring; only its single consumer may call this
  * @out: where to store them
  * @max: room in @out
  *
- * Return: how many were taken, 0 if the cell at head is not published.
+ * Takes cells in index order from @head, and steps over an unpublished
+ * cell at @head: see the comment at the top. A call may move @head
+ * past cells taken ahead and still take nothing.
+ *
+ * Return: how many were taken, 0 if none could be.
  */
 static inline unsigned int pp_ring_consume(struct pp_ring *r, void **out,
 					   unsigned int max)
@@ -196,6 +290,8 @@ static inline unsigned int pp_ring_consume(struct pp_ring *r, void **out,
 	void **cell;
 	void *ptr;
 
+	if (unlikely(r->ahead))
+		return pp_ring_consume_past(r, out, max);
 	while (n < max) {
 		cell = &r->cells[head & r->mask];
 		/* Pairs with pp_ring_publish(): the pointed-to data is seen. */
@@ -206,10 +302,13 @@ static inline unsigned int pp_ring_consume(struct pp_ring *r, void **out,
 		out[n++] = ptr;
 		head++;
 	}
-	if (!n)
-		return 0;
-	/* Give the room back only once the cells are clear. */
-	smp_store_release(&r->head, head);
+	if (n) {
+		/* Room back once the cells are clear: see pp_ring_claim(). */
+		smp_store_release(&r->head, head);
+	}
+	/* Stopped at an unpublished cell: is the one after it published? */
+	if (n < max && READ_ONCE(r->cells[(head + 1) & r->mask]))
+		n += pp_ring_take_ahead(r, head, out + n, max - n);
 	return n;
 }
 

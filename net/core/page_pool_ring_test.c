@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit cases for the page_pool return ring (net/core/page_pool_ring.h):
- * exact capacity, order, the consumer stopping at a claimed cell that is
- * not published yet, and many producers at once, from threads on every
+ * exact capacity, order, the consumer stepping over a claimed cell that
+ * is not published yet, and many producers at once, from threads on every
  * CPU and from hard IRQ, against one consumer. The ring carries tokens
  * here, not pages: each token names its producer and its sequence
  * number, so the consumer can tell a lost, doubled or reordered one.
@@ -125,7 +125,7 @@ static void pp_ring_keeps_order_across_wraps(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pp_ring_consume(r, out, ARRAY_SIZE(out)), 0U);
 }
 
-static void pp_ring_stops_at_unpublished_cell(struct kunit *test)
+static void pp_ring_steps_over_unpublished_cell(struct kunit *test)
 {
 	struct pp_ring *r = pp_ring_test_ring(test, 8);
 	unsigned long first;
@@ -134,11 +134,107 @@ static void pp_ring_stops_at_unpublished_cell(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, pp_ring_claim(r, 2, &first), 2U);
 	/* The second producer's cell is ready, the first's is not. */
 	pp_ring_publish(r, first + 1, pp_ring_token(0, 1));
+	KUNIT_ASSERT_EQ(test, pp_ring_consume(r, out, 8), 1U);
+	KUNIT_EXPECT_EQ(test, pp_ring_token_seq(out[0]), 1U);
 	KUNIT_EXPECT_EQ(test, pp_ring_consume(r, out, 8), 0U);
 	pp_ring_publish(r, first, pp_ring_token(0, 0));
-	KUNIT_ASSERT_EQ(test, pp_ring_consume(r, out, 8), 2U);
+	KUNIT_ASSERT_EQ(test, pp_ring_consume(r, out, 8), 1U);
 	KUNIT_EXPECT_EQ(test, pp_ring_token_seq(out[0]), 0U);
-	KUNIT_EXPECT_EQ(test, pp_ring_token_seq(out[1]), 1U);
+	KUNIT_EXPECT_EQ(test, pp_ring_consume(r, out, 8), 0U);
+}
+
+/* Take exactly @n tokens, which must be @seqs in this order. */
+static void pp_ring_expect_seqs(struct kunit *test, struct pp_ring *r,
+				unsigned int max, const unsigned int *seqs,
+				unsigned int n)
+{
+	void *out[8];
+	unsigned int i;
+
+	KUNIT_ASSERT_EQ(test, pp_ring_consume(r, out, max), n);
+	for (i = 0; i < n; i++)
+		KUNIT_EXPECT_EQ(test, pp_ring_token_seq(out[i]), seqs[i]);
+}
+
+/* Cells taken ahead of a hole are handed out once and give their room
+ * back, clear, once the hole is published; the next look starts where
+ * the last one stopped, at a second hole, stepped over in its turn.
+ * Each token's number is the index of its cell.
+ */
+static void pp_ring_takes_ahead_once(struct kunit *test)
+{
+	static const unsigned int t1[] = { 1 }, t2[] = { 2 }, t34[] = { 3, 4 };
+	static const unsigned int t0[] = { 0 }, t578[] = { 5, 7, 8 };
+	struct pp_ring *r = pp_ring_test_ring(test, 8);
+	unsigned long first;
+
+	KUNIT_ASSERT_EQ(test, pp_ring_claim(r, 1, &first), 1U);
+	pp_ring_put_token(test, r, 1);
+	pp_ring_put_token(test, r, 2);
+	KUNIT_ASSERT_EQ(test, pp_ring_claim(r, 1, &first), 1U);
+	pp_ring_put_token(test, r, 4);
+	pp_ring_expect_seqs(test, r, 1, t1, 1);
+	pp_ring_expect_seqs(test, r, 8, t2, 1);
+	pp_ring_expect_seqs(test, r, 8, NULL, 0);
+	pp_ring_publish(r, 3, pp_ring_token(0, 3));
+	pp_ring_expect_seqs(test, r, 8, t34, 2);
+	pp_ring_publish(r, 0, pp_ring_token(0, 0));
+	pp_ring_expect_seqs(test, r, 8, t0, 1);
+	pp_ring_expect_seqs(test, r, 8, NULL, 0);
+
+	/* All eight cells are free, and none still reads as taken. */
+	pp_ring_put_token(test, r, 5);
+	KUNIT_ASSERT_EQ(test, pp_ring_claim(r, 1, &first), 1U);
+	pp_ring_put_token(test, r, 7);
+	pp_ring_put_token(test, r, 8);
+	KUNIT_ASSERT_EQ(test, pp_ring_claim(r, 4, &first), 4U);
+	KUNIT_EXPECT_EQ(test, first, 9UL);
+	pp_ring_expect_seqs(test, r, 8, t578, 3);
+}
+
+/* Taken ahead up to the last cell of a ring of three, not a power of
+ * two: the ring is then full until the hole is published.
+ */
+static void pp_ring_takes_ahead_to_capacity(struct kunit *test)
+{
+	static const unsigned int t12[] = { 1, 2 }, t0[] = { 0 };
+	struct pp_ring *r = pp_ring_test_ring(test, 3);
+	unsigned long first;
+
+	KUNIT_ASSERT_EQ(test, pp_ring_claim(r, 1, &first), 1U);
+	pp_ring_put_token(test, r, 1);
+	pp_ring_put_token(test, r, 2);
+	pp_ring_expect_seqs(test, r, 8, t12, 2);
+	KUNIT_EXPECT_EQ(test, pp_ring_claim(r, 1, &first), 0U);
+	pp_ring_expect_seqs(test, r, 8, NULL, 0);
+	pp_ring_publish(r, 0, pp_ring_token(0, 0));
+	pp_ring_expect_seqs(test, r, 8, t0, 1);
+	KUNIT_EXPECT_EQ(test, pp_ring_claim(r, 3, &first), 3U);
+	KUNIT_EXPECT_EQ(test, first, 3UL);
+}
+
+/* A hole just short of the indices wrapping around; once it is taken,
+ * alone, a call that only passes cells taken ahead still gives their
+ * room back.
+ */
+static void pp_ring_takes_ahead_across_wrap(struct kunit *test)
+{
+	static const unsigned int t12[] = { 1, 2 }, t0[] = { 0 };
+	struct pp_ring *r = pp_ring_test_ring(test, 4);
+	unsigned long hole, first;
+
+	r->head = ULONG_MAX - 1;
+	r->tail = r->head;
+	r->head_seen = r->head;
+	KUNIT_ASSERT_EQ(test, pp_ring_claim(r, 1, &hole), 1U);
+	pp_ring_put_token(test, r, 1);
+	pp_ring_put_token(test, r, 2);
+	pp_ring_expect_seqs(test, r, 8, t12, 2);
+	pp_ring_publish(r, hole, pp_ring_token(0, 0));
+	pp_ring_expect_seqs(test, r, 1, t0, 1);
+	pp_ring_expect_seqs(test, r, 8, NULL, 0);
+	KUNIT_ASSERT_EQ(test, pp_ring_claim(r, 4, &first), 4U);
+	KUNIT_EXPECT_EQ(test, first, 1UL);
 }
 
 #define PP_RING_THREAD_TOKENS	20000	/* per thread */
@@ -219,18 +315,26 @@ static enum hrtimer_restart pp_ring_stress_timer(struct hrtimer *t)
 static int pp_ring_stress_thread(void *arg)
 {
 	struct pp_ring_producer *p = arg;
-	unsigned int stored;
+	unsigned int want, stored;
 
 	/* Pinned: the timer fires on this thread's CPU. */
 	hrtimer_start(&p->timer_partner->timer, ns_to_ktime(PP_RING_TIMER_NS),
 		      HRTIMER_MODE_REL_PINNED_HARD);
 	while (!pp_ring_stress_done(p) && !kthread_should_stop()) {
-		/* As the pool does from process context: BH off around
-		 * claim and publish. One to four tokens per claim.
+		/* As the pool does from process context: preemption off
+		 * around the claim and publish of one token, BH off around
+		 * those of several. One to four tokens per claim.
 		 */
-		local_bh_disable();
-		stored = pp_ring_stress_store(p, 1 + p->next % 4);
-		local_bh_enable();
+		want = 1 + p->next % 4;
+		if (want == 1)
+			preempt_disable();
+		else
+			local_bh_disable();
+		stored = pp_ring_stress_store(p, want);
+		if (want == 1)
+			preempt_enable();
+		else
+			local_bh_enable();
 		/* A full ring waits for the consumer, which may be here. */
 		if (!stored)
 			usleep_range(10, 20);
@@ -573,7 +677,10 @@ out:
 static struct kunit_case pp_ring_cases[] = {
 	KUNIT_CASE(pp_ring_holds_exactly_its_capacity),
 	KUNIT_CASE(pp_ring_keeps_order_across_wraps),
-	KUNIT_CASE(pp_ring_stops_at_unpublished_cell),
+	KUNIT_CASE(pp_ring_steps_over_unpublished_cell),
+	KUNIT_CASE(pp_ring_takes_ahead_once),
+	KUNIT_CASE(pp_ring_takes_ahead_to_capacity),
+	KUNIT_CASE(pp_ring_takes_ahead_across_wrap),
 	KUNIT_CASE(pp_ring_many_producers_lose_nothing),
 	KUNIT_CASE(pp_ring_store_after_destroy_frees_pool),
 	KUNIT_CASE(pp_ring_destroy_with_all_back_does_not_wait),

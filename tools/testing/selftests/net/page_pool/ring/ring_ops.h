@@ -16,9 +16,9 @@ struct ring_ops {
 	/* Store up to @n pointers; returns how many, from the first. */
 	unsigned int (*produce)(void *ring, void **ptrs, unsigned int n);
 	/*
-	 * Take up to @max pointers, in order. When it takes none, sets
-	 * *@claimed if it stopped at a cell claimed but not yet published,
-	 * checking one such call in @claimed_every (0: never).
+	 * Take up to @max pointers, in order per producer. When it takes
+	 * none, sets *@claimed if it stopped at a cell claimed but not yet
+	 * published, checking one such call in @claimed_every (0: never).
 	 */
 	unsigned int (*consume)(void *ring, void **out, unsigned int max,
 				bool *claimed);

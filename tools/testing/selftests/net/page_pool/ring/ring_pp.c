@@ -2,9 +2,9 @@
 /*
  * Our return ring, net/core/page_pool_ring.h compiled unchanged, used
  * as net/core/page_pool.c uses it: a returner stores its pages with
- * one pp_ring_produce() (softirqs off around it in the kernel, which
- * userspace has no equivalent of), the owner refills its cache with
- * pp_ring_consume().
+ * one pp_ring_produce() (preemption or softirqs off around it in the
+ * kernel, which userspace has no equivalent of), the owner refills its
+ * cache with pp_ring_consume().
  */
 #include <stdlib.h>
 #include "page_pool_ring.h"
@@ -61,7 +61,7 @@ static unsigned int pp_consume(void *ring, void **out, unsigned int max,
 	struct pp_ring *r = &b->ring;
 	unsigned int n = pp_ring_consume(r, out, max);
 
-	/* Cells claimed but none taken: the one at head is not published. */
+	/* Cells claimed but none taken: some at head are not published. */
 	*claimed = !n && !(++b->empty_polls % PP_CLAIMED_EVERY) &&
 		   pp_ring_stores(r) != r->head;
 	return n;

@@ -4,11 +4,13 @@
  * compiled unchanged, in kselftest TAP.
  *
  * First, deterministic checks of pp_ring_claim(), one with the cmpxchg()
- * stand-in calling back into the test to play the other CPUs. Then
+ * stand-in calling back into the test to play the other CPUs, and one
+ * of pp_ring_consume() with the smp_load_acquire() stand-in doing so. Then
  * stress runs: more producer threads than CPUs return items to one
- * consumer, some of them sleeping between claim and publish (and then
- * publishing their cells last to first), which holds the consumer at a
- * claimed cell while later ones are published. The consumer checks that
+ * consumer, some of them sleeping between claim and publish, which
+ * leaves claimed cells unpublished while later ones are published: the
+ * consumer steps over a single one and stops at several in a row. It
+ * checks that
  * every item arrives exactly once and each producer's in the order it
  * stored them. Each item is written with plain stores after its cell is
  * claimed and read the same way once taken, so that under
@@ -33,6 +35,8 @@
 
 /* Called by the cmpxchg() stand-in, when set, just before it runs. */
 void (*shim_cmpxchg_hook)(void *ptr);
+/* Called by the smp_load_acquire() stand-in, when set, likewise. */
+void (*shim_acquire_hook)(const void *ptr);
 
 struct item {
 	unsigned int producer;
@@ -63,13 +67,13 @@ static unsigned int xorshift(unsigned int *s)
 	return *s;
 }
 
-/* Fill and publish n claimed cells; a sleeper naps, then goes backwards. */
+/* Fill and publish n claimed cells, in order; a sleeper naps first. */
 static void publish(struct worker *w, unsigned long first, unsigned int done,
 		    unsigned int n, bool sleeper)
 {
 	struct timespec nap = { .tv_nsec = 20 * 1000 };
 	struct item *it;
-	unsigned int i, k;
+	unsigned int i;
 
 	for (i = 0; i < n; i++) {
 		it = &w->items[done + i];
@@ -78,10 +82,8 @@ static void publish(struct worker *w, unsigned long first, unsigned int done,
 	}
 	if (sleeper)
 		nanosleep(&nap, NULL);
-	for (i = 0; i < n; i++) {
-		k = sleeper ? n - 1 - i : i;
-		pp_ring_publish(w->ring, first + k, &w->items[done + k]);
-	}
+	for (i = 0; i < n; i++)
+		pp_ring_publish(w->ring, first + i, &w->items[done + i]);
 }
 
 static void *producer(void *arg)
@@ -220,6 +222,57 @@ static bool claim_retry_sizes_from_want(void)
 	return n == 5 && hook_first == 6 && first == 7;
 }
 
+/*
+ * The step-over check: producer X has claimed cell 0 and not published
+ * it; producer Y has published cell 1. The consumer finds cell 0 so and
+ * steps over it to cell 1; just before its acquire load of cell 1, X
+ * publishes cell 0, then claims and publishes cell 2. Going on to take
+ * cell 2 ahead would hand out X's second item before its first: the
+ * consumer must see the hole published and stop stepping.
+ */
+static struct item hook_items[3];	/* X's first, Y's, X's second */
+
+static void publish_hole_and_next(const void *ptr)
+{
+	unsigned long first;
+
+	if (ptr != &hook_ring->cells[1])
+		return;
+	shim_acquire_hook = NULL;
+	pp_ring_publish(hook_ring, 0, &hook_items[0]);
+	if (pp_ring_claim(hook_ring, 1, &first) == 1)
+		pp_ring_publish(hook_ring, first, &hook_items[2]);
+}
+
+static bool step_over_stops_at_published_hole(void)
+{
+	struct pp_ring ring = { 0 };
+	struct item *out[8];
+	unsigned int n, got, i, x_first = 8, x_second = 8;
+	unsigned long first;
+
+	if (pp_ring_init(&ring, 8, 0) || pp_ring_claim(&ring, 2, &first) != 2)
+		return false;
+	pp_ring_publish(&ring, 1, &hook_items[1]);
+	hook_ring = &ring;
+	shim_acquire_hook = publish_hole_and_next;
+	n = pp_ring_consume(&ring, (void **)out, 8);
+	shim_acquire_hook = NULL;
+	while ((got = pp_ring_consume(&ring, (void **)out + n, 8 - n)))
+		n += got;
+	for (i = 0; i < n; i++) {
+		if (out[i] == &hook_items[0])
+			x_first = i;
+		if (out[i] == &hook_items[2])
+			x_second = i;
+	}
+	if (n != 3 || x_first > x_second)
+		ksft_print_msg("hole published mid-scan: %u taken, X's at %u and %u\n",
+			       n, x_first, x_second);
+	pp_ring_free(&ring);
+	return n == 3 && x_first < x_second;
+}
+
 /* Room is counted against capacity, not the power-of-two cell count. */
 static bool claim_bounded_by_capacity(void)
 {
@@ -280,7 +333,7 @@ int main(int argc, char **argv)
 	/* A lost wakeup or a lost pointer hangs: fail the plan instead. */
 	alarm(600);
 	ksft_print_header();
-	ksft_set_plan(3 + ARRAY_SIZE(stress_runs));
+	ksft_set_plan(4 + ARRAY_SIZE(stress_runs));
 	ksft_print_msg("%u CPUs online\n", online_cpus());
 	ksft_test_result(claim_retry_sizes_from_want(),
 			 "claim retry sizes from what was asked\n");
@@ -288,6 +341,8 @@ int main(int argc, char **argv)
 			 "claim bounded by capacity\n");
 	ksft_test_result(claim_refreshes_copy_of_head(),
 			 "claim reads head when its copy shows the ring full\n");
+	ksft_test_result(step_over_stops_at_published_hole(),
+			 "step over stops once the hole is published\n");
 	for (i = 0; i < ARRAY_SIZE(stress_runs); i++) {
 		cfg = stress_runs[i];
 		cfg.per_producer /= divide;

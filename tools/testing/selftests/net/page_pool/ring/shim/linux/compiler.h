@@ -33,10 +33,11 @@ static inline void barrier(void)
  * The kernel's WRITE_ONCE() orders nothing: relaxed is the same.
  *
  * ringstress builds with SHIM_PLAIN_WRITE_ONCE, to make it a plain
- * store instead. The ring's one WRITE_ONCE() is the consumer clearing
- * a cell it has taken; no other thread may touch that cell until a
- * producer's claim has seen the room it gives back, through @head. As
- * a plain store, ThreadSanitizer reports the clearing as racing with
+ * store instead. The ring's WRITE_ONCE()s are the consumer's, clearing
+ * a cell it has taken or marking one taken ahead of @head; no other
+ * thread may touch that cell until a producer's claim has seen the
+ * room it gives back, through @head. As a plain store,
+ * ThreadSanitizer reports the clearing as racing with
  * the next producer's store into the cell unless that chain of release
  * and acquire orders the two, which a relaxed one would not: the check
  * the atomic store, always race-free to TSan, could not make.
