@@ -412,18 +412,17 @@ static u32 pp_keep_local_pages(struct page_pool *pool, u32 from, u32 to)
 static u32 pp_refill_from_ring(struct page_pool *pool)
 {
 	void **slots = (void **)pool->alloc.cache;
-	u32 count = 0, waived = 0, got;
+	u32 count = 0, waived = 0, want, got, kept;
 
-	while (count < PP_ALLOC_CACHE_REFILL &&
-	       waived < PP_ALLOC_CACHE_REFILL &&
-	       (got = pp_ring_consume(&pool->ring, slots + count,
-				      PP_ALLOC_CACHE_REFILL -
-				      max(count, waived)))) {
-		u32 kept = pp_keep_local_pages(pool, count, count + got);
-
+	/* Until a take comes up short: the ring has no more for now. */
+	do {
+		want = PP_ALLOC_CACHE_REFILL - max(count, waived);
+		got = pp_ring_consume(&pool->ring, slots + count, want);
+		kept = pp_keep_local_pages(pool, count, count + got);
 		waived += count + got - kept;
 		count = kept;
-	}
+	} while (got == want && count < PP_ALLOC_CACHE_REFILL &&
+		 waived < PP_ALLOC_CACHE_REFILL);
 	if (unlikely(waived))
 		pp_stat_add(pool->alloc_stats.waive, waived);
 	else if (!count)
