@@ -787,8 +787,9 @@ void page_pool_put_page_bulk(struct page_pool *pool, void **data, int count)
 
 		if (!page_pool_is_last_frag(pool, page))
 			continue;
+		/* Rare here: the out-of-line put frees (or stores) it. */
 		if (unlikely(!pp_page_recyclable(page))) {
-			pp_free_unrecyclable(pool, page, false);
+			page_pool_put_defragged_page(pool, page, -1, false);
 			continue;
 		}
 		data[kept++] = page;
