@@ -541,7 +541,8 @@ static void pp_referenced_page_is_not_recycled(struct kunit *test)
 {
 	struct page_pool_params p = pp_params(0);
 	struct page_pool *pool = pp_ctx_create(test, &p);
-	struct page *a = pp_test_alloc(pool), *b;
+	struct page *a = pp_test_alloc(pool), *b, *c;
+	void *data;
 
 	KUNIT_ASSERT_NOT_NULL(test, a);
 	get_page(a);
@@ -559,6 +560,15 @@ static void pp_referenced_page_is_not_recycled(struct kunit *test)
 	pp_return(pool, b);
 	KUNIT_EXPECT_FALSE(test, pp_test_owns(pool, b));
 	pp_expect_released(test, pool, 2, 1);
+	/* So does a bulk return. */
+	c = pp_test_alloc(pool);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	get_page(c);
+	data = page_address(c);
+	page_pool_put_page_bulk(pool, &data, 1);
+	KUNIT_EXPECT_FALSE(test, pp_test_owns(pool, c));
+	pp_expect_released(test, pool, 3, 1);
+	put_page(c);
 	put_page(b);
 	put_page(a);
 }
