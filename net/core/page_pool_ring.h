@@ -201,6 +201,18 @@ static inline unsigned int pp_ring_produce(struct pp_ring *r, void **ptrs,
 	return n;
 }
 
+/* The pointer in cell @index, if published; the cell is then cleared. */
+static inline void *pp_ring_take(struct pp_ring *r, unsigned long index)
+{
+	void **cell = &r->cells[index & r->mask];
+	/* Pairs with pp_ring_publish(): the pointed-to data is seen. */
+	void *ptr = smp_load_acquire(cell);
+
+	if (ptr)
+		WRITE_ONCE(*cell, NULL);
+	return ptr;
+}
+
 /* The cell at @head was seen unpublished: if the cell after it, or
  * after the cells already taken ahead, is published, take published
  * cells from there up to the next unpublished one, and leave
@@ -221,7 +233,7 @@ static inline unsigned int pp_ring_take_ahead(struct pp_ring *r,
 
 	while (n < max && i - head < r->capacity) {
 		cell = &r->cells[i & r->mask];
-		/* Pairs with pp_ring_publish(), as in pp_ring_consume(); and
+		/* Pairs with pp_ring_publish(), as in pp_ring_take(); and
 		 * if this cell's producer published the hole before it, the
 		 * hole is seen published below.
 		 */
@@ -246,15 +258,8 @@ static inline unsigned int pp_ring_consume_past(struct pp_ring *r,
 	unsigned long head = r->head, start = head;
 	unsigned int n = 0;
 	void *ptr = NULL;
-	void **cell;
 
-	while (n < max) {
-		cell = &r->cells[head & r->mask];
-		/* Pairs with pp_ring_publish(): the pointed-to data is seen. */
-		ptr = smp_load_acquire(cell);
-		if (!ptr)
-			break;
-		WRITE_ONCE(*cell, NULL);
+	while (n < max && (ptr = pp_ring_take(r, head))) {
 		head++;
 		if (ptr != PP_RING_TAKEN)
 			out[n++] = ptr;
@@ -287,18 +292,11 @@ static inline unsigned int pp_ring_consume(struct pp_ring *r, void **out,
 {
 	unsigned long head = r->head;
 	unsigned int n = 0;
-	void **cell;
 	void *ptr;
 
 	if (unlikely(r->ahead))
 		return pp_ring_consume_past(r, out, max);
-	while (n < max) {
-		cell = &r->cells[head & r->mask];
-		/* Pairs with pp_ring_publish(): the pointed-to data is seen. */
-		ptr = smp_load_acquire(cell);
-		if (!ptr)
-			break;
-		WRITE_ONCE(*cell, NULL);
+	while (n < max && (ptr = pp_ring_take(r, head))) {
 		out[n++] = ptr;
 		head++;
 	}
