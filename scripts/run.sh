@@ -11,9 +11,11 @@ logs=$top/build/logs/$variant
 mkdir -p "$logs"
 
 "$top/scripts/kunit-um.sh" "$variant" "$logs/kunit-um.log"
+"$top/scripts/um-fpstate.sh" "$variant" "$logs/um-fpstate.log"
 "$top/scripts/selftest-um.sh" "$variant" "$logs/selftest-um.log"
 echo "== page_pool ($variant) in UML"
-"$top/scripts/summarize.py" "$logs/kunit-um.log" "$logs/selftest-um.log"
+"$top/scripts/summarize.py" "$logs/kunit-um.log" "$logs/um-fpstate.log" \
+	"$logs/selftest-um.log"
 rc=$?
 echo "== benchmark: our pool against the page allocator (one UML boot)"
 "$top/scripts/bench.sh" --one ours || rc=$((rc ? rc : 1))

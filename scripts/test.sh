@@ -35,6 +35,7 @@ trap '[ -z "$alongside_pgids" ] || kill -TERM -- $alongside_pgids 2>/dev/null
 	exit 130' INT TERM
 
 stage kunit-um "$top/scripts/kunit-um.sh" "$variant" "$logs/kunit-um.log"
+stage um-fpstate "$top/scripts/um-fpstate.sh" "$variant" "$logs/um-fpstate.log"
 stage bench-smoke "$top/scripts/bench-smoke.sh" "$variant" "$logs/bench-smoke.log"
 stage selftest-um "$top/scripts/selftest-um.sh" "$variant" "$logs/selftest-um.log"
 stage ppsim-um "$top/scripts/ppsim-um.sh" "$variant" "$logs/ppsim-um.log"
@@ -53,7 +54,8 @@ wait
 stage ring "$top/scripts/ring-test.sh" "$variant" "$logs/ring.log"
 
 echo "== summary ($variant pool, $SECONDS s)"
-exec "$top/scripts/summarize.py" "$logs/kunit-um.log" "$logs/bench-smoke.log" \
+exec "$top/scripts/summarize.py" "$logs/kunit-um.log" "$logs/um-fpstate.log" \
+	"$logs/bench-smoke.log" \
 	"$logs/selftest-um.log" "$logs/ppsim-um.log" \
 	"$logs/kunit-x86_64.log" "$logs/ppsim-x86_64.log" \
 	"$logs/kunit-kcsan.log" "$logs/ppsim-kcsan.log" "$logs/check.log" \
