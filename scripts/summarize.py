@@ -9,7 +9,8 @@ XFAIL is an expected failure, counted and named apart. A log fails as a
 whole (one failure) when it shows a kernel report (BUG, WARNING, KASAN,
 KCSAN, kmemleak, lockdep, DMA-API debug, panic, a pool's report of lost
 pages), when its TAP plan is not complete, when it has no result at all,
-or when a UML kernel was killed for time. A KCSAN report whose racing
+or when a UML kernel was killed for time; such a log quotes the line
+that names why it stopped (see CAUSES). A KCSAN report whose racing
 accesses the base kernel makes in its own code, or that KNOWN_RACES
 lists, is listed but not counted (see foreign_race()). Prints one line
 per suite, then every failure again (the tail of a CI log names them),
@@ -45,6 +46,24 @@ REPORTS = [
 # kill a UML kernel for time: a problem even after the last result (a
 # hang at poweroff).
 KILLED = re.compile(r'^(boot|kunit)-um: timed out after \S+$')
+
+# Lines a kernel prints as it dies, or that name why a boot cannot go on:
+# quoted, the first of them, when a log stops before its tests finish.
+CAUSES = [
+    re.compile(p) for p in (
+        # UML's loop around its userspace processes (ptrace refused).
+        r'^userspace - .*failed',
+        r'^(copy_context_skas0|get_skas_faultinfo|start_userspace)\b.* '
+        r'failed',
+        # A process killed by a fault (show_unhandled_signals).
+        r'^\S+\[\d+\]: segfault at ',
+        r'^Kernel panic - not syncing: ',
+        r'^(BUG[: ]|Oops|general protection fault)',
+        r'^Failed to execute /init|^No working init found',
+        r'^Out of memory: Killed process',
+        r'^qemu-system-\w+: ',
+    )
+]
 
 # DMA-API debug switches itself off when its own atomic allocations fail.
 # That is expected once a test makes every atomic allocation fail, and
@@ -244,7 +263,19 @@ def parse(path):
                             % (plan, depth, counted.get(depth, 0)))
     if not suites:
         problems.append('no test result')
+    if problems:
+        problems[-1] += last_words(lines)
     return suites, reports, problems
+
+
+def last_words(lines):
+    """What a log that stopped early says about why: the first line that
+    names a cause (what follows it is its consequence), or its last."""
+    for x in lines:
+        if any(c.search(x) for c in CAUSES):
+            return '; the kernel said: %s' % x
+    text = [x for x in lines if x.strip()]
+    return '; the log ends: %s' % text[-1] if text else '; the log is empty'
 
 
 # Failure lines listed again at the end, at most.

@@ -11,7 +11,8 @@ without CONFIG_BUG prints none). The exceptions are the messages
 of the parameter check, which tests provoke on purpose: they must not
 fail a run. The base pool's stall message must fail it too, as must a
 checker that switches itself off (but DMA-API debug may, once a test
-says it injects allocation faults) and a UML kernel killed for time.
+says it injects allocation faults) and a UML kernel killed for time. A
+saved log of a boot that died must fail with its cause quoted.
 Every failure is listed again above the totals.
 
 Prints one 'PASS name' or 'FAIL name' line a case, diagnostics after '#'.
@@ -209,6 +210,26 @@ def killed_lines():
     return found
 
 
+# Saved consoles of boots that died before their tests ran, and the line
+# that names why, which the summary must quote. um-ptrace-fp.log: a UML
+# kernel whose FP state is shorter than the host's XSAVE area, as on an
+# AMX host before the um patch; um-init-segfault.log: an init that faults.
+DIED = [
+    ('um-ptrace-fp.log',
+     'userspace - ptrace set fp regs failed, errno = 14'),
+    ('um-init-segfault.log', 'init-segv[1]: segfault at 0 '),
+]
+
+
+def problems(text):
+    """The PROBLEM lines summarize.py prints for a log with this text
+    (above its recap of the failures, which repeats them)."""
+    lines = run(text)[1]
+    if 'what failed:' in lines:
+        lines = lines[:lines.index('what failed:')]
+    return [x for x in lines if 'PROBLEM in' in x]
+
+
 def main(argv):
     if len(argv) != 2:
         print(__doc__, file=sys.stderr)
@@ -253,6 +274,16 @@ def main(argv):
     case(len(listed) == summarize.RECAP_MAX + 1 and
          listed[-1].strip() == '... and 5 more above',
          'a long list of failures says how many it left out', repr(listed))
+    here = os.path.dirname(os.path.abspath(__file__))
+    for name, cause in DIED:
+        with open(os.path.join(here, 'testdata', name)) as f:
+            said = problems(f.read())
+        case(len(said) == 1 and 'the kernel said: ' + cause in said[0],
+             'a boot that died is failed with its cause quoted: %s' % name,
+             repr(said))
+    said = problems('TAP version 13\n1..2\nok 1 a\nstuck here\n')
+    case(len(said) == 1 and said[0].endswith('the log ends: stuck here'),
+         'a log cut short without a cause quotes its last line', repr(said))
     case(len(defects) >= 2 and len(inputs) >= 5,
          'messages found in %s' % os.path.basename(argv[1]),
          '%d defect and %d parameter messages' % (len(defects), len(inputs)))
