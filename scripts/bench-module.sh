@@ -9,6 +9,7 @@ set -euo pipefail
 
 kbuild=${1:?usage: bench-module.sh BUILD_DIR}
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/scripts/ccache-env.sh"
 bench=$top/tools/testing/selftests/net/bench/page_pool
 
 die() {

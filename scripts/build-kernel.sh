@@ -11,6 +11,7 @@ usage="usage: build-kernel.sh um|um-bench|x86_64|x86_64-kcsan base|ours"
 arch=${1:?$usage}
 variant=${2:?$usage}
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/scripts/ccache-env.sh"
 src=$top/build/src-$variant
 out=$top/build/$arch-$variant
 jobs=${JOBS:-$(nproc)}
@@ -67,7 +68,7 @@ fi
 # compiler, and no file of the tree is newer than that build's start.
 # Remove $out/.build-started to force make.
 built=$out/.build-started
-state="$(sha1sum < "$out/.config") $(gcc --version | head -n1)"
+state="$(sha1sum < "$out/.config") $(gcc --version | head -n1) ${KCFLAGS:-}"
 if [ -f "$built" ] && [ -e "$out/vmlinux" ] &&
 	[ "$state" = "$(cat "$built")" ] &&
 	[ -z "$(find "$src" -type f -newer "$built" -print -quit)" ]; then
@@ -75,8 +76,46 @@ if [ -f "$built" ] && [ -e "$out/vmlinux" ] &&
 	echo "$out"
 	exit 0
 fi
-echo "build-kernel: building $out" >&2
+# A first build is minutes of silence: say what it costs, then once a
+# minute how far it got, against the object count of the last build of
+# this folder (or of a first build of this kernel, measured on 2 cores).
+count_objects() {
+	find "$out" -name '*.o' -newer "$built.new" 2>/dev/null | wc -l
+}
+name=${out##*/}
+case $arch in
+um) first_min=8 first_objs=860 ;;
+um-bench) first_min=6 first_objs=1600 ;;
+x86_64) first_min=15 first_objs=1430 ;;
+x86_64-kcsan) first_min=10 first_objs=2200 ;;
+esac
 echo "$state" > "$built.new"
-kmake -j"$jobs" >&2
+if [ -e "$out/vmlinux" ]; then
+	progress="objects recompiled"
+	echo "build-kernel: rebuilding $name (what changed since its last build)" >&2
+else
+	progress="of about $(cat "$out/.objects" 2>/dev/null || echo "$first_objs") objects compiled"
+	echo "build-kernel: building $name from scratch: about $first_min min on 2 cores, less when ccache has its objects" >&2
+fi
+(
+	m=0
+	while sleep 60 >/dev/null 2>&1; do
+		m=$((m + 1))
+		echo "build-kernel: $name: $(count_objects) $progress after $m min" >&2
+	done
+) >/dev/null &
+ticker=$!
+trap 'kill $ticker 2>/dev/null' EXIT
+# Binutils 2.39 warns on links of 6.1 about RWX LOAD segments and about
+# an executable stack implied by objects without .note.GNU-stack (UML's
+# and x86's boot stubs). Known and harmless: counted, not shown.
+kmake -j"$jobs" 2>&1 | awk -v name="$name" '
+	/ld: warning: .*has a LOAD segment with RWX permissions/ ||
+	/ld: warning: .*missing \.note\.GNU-stack section implies executable stack/ ||
+	/ld: NOTE: This behaviour is deprecated and will be removed/ { hid++; next }
+	{ print; fflush() }
+	END { if (hid) printf "build-kernel: %s: %d linker warnings about RWX segments and executable stacks not shown (known and harmless, see README)\n", name, hid }' >&2
+kill $ticker 2>/dev/null || true
+find "$out" -name '*.o' | wc -l > "$out/.objects"
 mv "$built.new" "$built"
 echo "$out"

@@ -10,6 +10,7 @@ set -uo pipefail
 variant=${1:?usage: check.sh base|ours LOG}
 log=${2:?usage: check.sh base|ours LOG}
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/scripts/ccache-env.sh"
 src=$top/build/src-$variant
 out=$top/build/x86_64-$variant
 mkdir -p "$(dirname "$log")"

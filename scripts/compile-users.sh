@@ -9,6 +9,7 @@ set -uo pipefail
 variant=${1:?usage: compile-users.sh base|ours LOG}
 log=${2:?usage: compile-users.sh base|ours LOG}
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/scripts/ccache-env.sh"
 out=$top/build/users-$variant
 jobs=${JOBS:-$(nproc)}
 mkdir -p "$(dirname "$log")" "$out"

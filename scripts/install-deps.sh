@@ -6,7 +6,7 @@ set -euo pipefail
 
 PKGS="linux-source-6.1 build-essential bc flex bison libelf-dev libssl-dev
 cpio kmod python3 rsync dwarves sparse coccinelle qemu-system-x86
-busybox-static gnuplot-nox quilt strace procps"
+busybox-static gnuplot-nox quilt strace procps ccache"
 
 SUDO=
 [ "$(id -u)" -eq 0 ] || SUDO=sudo

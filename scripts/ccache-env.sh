@@ -1,0 +1,29 @@
+# shellcheck shell=bash
+# Sourced by the scripts that compile kernel code: every gcc they start
+# goes through ccache when it is installed, with the cache outside the
+# checkout, so that a fresh clone (CI after a session) reuses the objects
+# an earlier clone compiled. BASEDIR turns the clone's absolute paths into
+# relative ones and NOHASHDIR keeps the working folder out of the hash:
+# together they make a clone's path irrelevant to a hit. Set CCACHE=0 to
+# compile without it.
+if [ "${CCACHE:-1}" != 0 ] && [ -x /usr/lib/ccache/gcc ]; then
+	case ":$PATH:" in
+	*:/usr/lib/ccache:*) ;;
+	*) PATH=/usr/lib/ccache:$PATH ;;
+	esac
+	export PATH
+	export CCACHE_DIR=${CCACHE_DIR:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/page_pool-ccache}
+	CCACHE_BASEDIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+	export CCACHE_BASEDIR
+	export CCACHE_NOHASHDIR=true
+	# Four kernels and the users' objects, compressed: about 2 GB.
+	export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
+	# BASEDIR hands gcc the source as ../src-VARIANT/FILE, which the
+	# kernel's own -fmacro-prefix-map (the absolute tree) misses: map it
+	# too, so that __FILE__ in WARN()s and KUnit messages stays FILE.
+	case " ${KCFLAGS:-} " in
+	*" -fmacro-prefix-map=../src-ours/= "*) ;;
+	*) KCFLAGS="${KCFLAGS:+$KCFLAGS }-fmacro-prefix-map=../src-ours/= -fmacro-prefix-map=../src-base/=" ;;
+	esac
+	export KCFLAGS
+fi
