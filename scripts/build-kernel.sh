@@ -78,7 +78,8 @@ if [ -f "$built" ] && [ -e "$out/vmlinux" ] &&
 fi
 # A first build is minutes of silence: say what it costs, then once a
 # minute how far it got, against the object count of the last build of
-# this folder (or of a first build of this kernel, measured on 2 cores).
+# this folder (or of a first build of this kernel: minutes and objects
+# measured on a 2-core machine with an empty ccache).
 count_objects() {
 	find "$out" -name '*.o' -newer "$built.new" 2>/dev/null | wc -l
 }
@@ -93,29 +94,36 @@ echo "$state" > "$built.new"
 if [ -e "$out/vmlinux" ]; then
 	progress="objects recompiled"
 	echo "build-kernel: rebuilding $name (what changed since its last build)" >&2
+elif [ -n "$(find "$out" -name '*.o' -print -quit)" ]; then
+	progress="more objects compiled"
+	echo "build-kernel: finishing the interrupted build of $name" >&2
 else
 	progress="of about $(cat "$out/.objects" 2>/dev/null || echo "$first_objs") objects compiled"
 	echo "build-kernel: building $name from scratch: about $first_min min on 2 cores, less when ccache has its objects" >&2
 fi
+# The ticker also stops when this script is gone: a SIGTERM ends bash
+# without running its EXIT trap.
 (
 	m=0
-	while sleep 60 >/dev/null 2>&1; do
+	while sleep 60 >/dev/null 2>&1 && kill -0 $$ 2>/dev/null; do
 		m=$((m + 1))
 		echo "build-kernel: $name: $(count_objects) $progress after $m min" >&2
 	done
 ) >/dev/null &
 ticker=$!
-trap 'kill $ticker 2>/dev/null' EXIT
+trap 'kill $ticker 2>/dev/null || true' EXIT
+trap 'kill $ticker 2>/dev/null; exit 130' INT TERM HUP
 # Binutils 2.39 warns on links of 6.1 about RWX LOAD segments and about
 # an executable stack implied by objects without .note.GNU-stack (UML's
 # and x86's boot stubs). Known and harmless: counted, not shown.
 kmake -j"$jobs" 2>&1 | awk -v name="$name" '
 	/ld: warning: .*has a LOAD segment with RWX permissions/ ||
-	/ld: warning: .*missing \.note\.GNU-stack section implies executable stack/ ||
-	/ld: NOTE: This behaviour is deprecated and will be removed/ { hid++; next }
+	/ld: warning: .*missing \.note\.GNU-stack section implies executable stack/ { hid++; next }
+	/ld: NOTE: This behaviour is deprecated and will be removed/ { next }
 	{ print; fflush() }
 	END { if (hid) printf "build-kernel: %s: %d linker warnings about RWX segments and executable stacks not shown (known and harmless, see README)\n", name, hid }' >&2
 kill $ticker 2>/dev/null || true
+trap - EXIT INT TERM HUP
 find "$out" -name '*.o' | wc -l > "$out/.objects"
 mv "$built.new" "$built"
 echo "$out"

@@ -18,12 +18,13 @@ if [ "${CCACHE:-1}" != 0 ] && [ -x /usr/lib/ccache/gcc ]; then
 	export CCACHE_NOHASHDIR=true
 	# Four kernels and the users' objects, compressed: about 2 GB.
 	export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
-	# BASEDIR hands gcc the source as ../src-VARIANT/FILE, which the
-	# kernel's own -fmacro-prefix-map (the absolute tree) misses: map it
-	# too, so that __FILE__ in WARN()s and KUnit messages stays FILE.
-	case " ${KCFLAGS:-} " in
-	*" -fmacro-prefix-map=../src-ours/= "*) ;;
-	*) KCFLAGS="${KCFLAGS:+$KCFLAGS }-fmacro-prefix-map=../src-ours/= -fmacro-prefix-map=../src-base/=" ;;
-	esac
-	export KCFLAGS
 fi
+# BASEDIR hands gcc the source as ../src-VARIANT/FILE, which the kernel's
+# own -fmacro-prefix-map (the absolute tree) misses: map it too, so that
+# __FILE__ in WARN()s and KUnit messages stays FILE. Set with or without
+# ccache, so that turning it off does not change every command line.
+case " ${KCFLAGS:-} " in
+*" -fmacro-prefix-map=../src-ours/= "*) ;;
+*) KCFLAGS="${KCFLAGS:+$KCFLAGS }-fmacro-prefix-map=../src-ours/= -fmacro-prefix-map=../src-base/=" ;;
+esac
+export KCFLAGS

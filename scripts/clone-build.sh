@@ -32,6 +32,11 @@ done
 cp -a "$out_from" "$out_to.tmp"
 grep -rlF --null "$src_from" "$out_to.tmp" --include='*.cmd' --include='Makefile' \
 	--include='*.d' | xargs -0 -r sed -i "s|$src_from|$src_to|g"
+# Through ccache gcc sees the sources as ../src-VARIANT/ (ccache-env.sh),
+# so that is how its dependency lists name them; the command lines keep
+# the prefix maps for both variants and stay as they are.
+grep -rlF --null "../src-$from/" "$out_to.tmp" --include='*.cmd' --include='*.d' |
+	xargs -0 -r sed -i "/^cmd_/!s|\.\./src-$from/|../src-$to/|g"
 ln -sfn "$src_to" "$out_to.tmp/source"
 mv "$out_to.tmp" "$out_to"
 echo "clone-build: $out_to seeded from $out_from" >&2

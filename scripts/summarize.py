@@ -64,6 +64,7 @@ CAUSES = [
         r'^qemu-system-\w+: ',
     )
 ]
+QEMU = re.compile(r'^qemu-system-\w+: ')
 
 # DMA-API debug switches itself off when its own atomic allocations fail.
 # That is expected once a test makes every atomic allocation fail, and
@@ -269,11 +270,16 @@ def parse(path):
 
 
 def last_words(lines):
-    """What a log that stopped early says about why: the first line that
-    names a cause (what follows it is its consequence), or its last."""
-    for x in lines:
-        if any(c.search(x) for c in CAUSES):
-            return '; the kernel said: %s' % x
+    """What a log that stopped early says about why: the first line after
+    its last result that names a cause (what follows it is its
+    consequence) and is no known report of the base kernel; else its
+    last line."""
+    results = [i for i, x in enumerate(lines) if RESULT.match(x.lstrip())]
+    start = results[-1] + 1 if results else 0
+    for i in range(start, len(lines)):
+        if any(c.search(lines[i]) for c in CAUSES) and not known(lines, i):
+            who = 'log' if QEMU.search(lines[i]) else 'kernel'
+            return '; the %s said: %s' % (who, lines[i])
     text = [x for x in lines if x.strip()]
     return '; the log ends: %s' % text[-1] if text else '; the log is empty'
 

@@ -281,9 +281,11 @@ def main(argv):
         case(len(said) == 1 and 'the kernel said: ' + cause in said[0],
              'a boot that died is failed with its cause quoted: %s' % name,
              repr(said))
-    said = problems('TAP version 13\n1..2\nok 1 a\nstuck here\n')
+    said = problems('TAP version 13\n1..2\nsh[9]: segfault at 0 ip 0\n'
+                    'ok 1 a\nstuck here\n')
     case(len(said) == 1 and said[0].endswith('the log ends: stuck here'),
-         'a log cut short without a cause quotes its last line', repr(said))
+         'a log cut short with no cause after its last result quotes its '
+         'last line', repr(said))
     case(len(defects) >= 2 and len(inputs) >= 5,
          'messages found in %s' % os.path.basename(argv[1]),
          '%d defect and %d parameter messages' % (len(defects), len(inputs)))

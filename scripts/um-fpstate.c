@@ -289,16 +289,29 @@ static void check_threads(void)
 	result(ok, "registers survive a switch to another thread");
 }
 
+/* XCR0: the state the OS lets userspace use (CPUID says the CPU has it). */
+static unsigned long long xcr0(void)
+{
+	unsigned int lo, hi;
+
+	asm volatile("xgetbv" : "=a" (lo), "=d" (hi) : "c" (0));
+	return lo | (unsigned long long)hi << 32;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned int a, b, c, d;
+	int have_avx;
 
-	__cpuid_count(7, 0, a, b, c, d);
-	have_avx512 = !!(b & bit_AVX512F);
 	__cpuid(1, a, b, c, d);
+	have_avx = (c & bit_OSXSAVE) && (c & bit_AVX) && (xcr0() & 0x6) == 0x6;
+	__cpuid_count(7, 0, a, b, c, d);
+	/* opmask, ZMM_Hi256 and Hi16_ZMM on top of SSE and AVX */
+	have_avx512 = have_avx && (b & bit_AVX512F) &&
+		      (xcr0() & 0xe6) == 0xe6;
 	printf("TAP version 13\n1..4\n");
 	check_size(argc > 1 ? argv[1] : NULL);
-	if (!have_avx512 && !(c & bit_AVX)) {
+	if (!have_avx) {
 		for (a = 0; a < 3; a++)
 			printf("ok %d # SKIP the host has no AVX\n", ++tests);
 		return 0;
