@@ -10,7 +10,7 @@ ROUNDS ?= 5
 # Seconds of each part of 'make stress'.
 SECONDS ?= 60
 
-.PHONY: all run test deps kunit-um kunit-x86_64 kunit-kcsan selftest-um \
+.PHONY: all run test deps kunit-um um-fpstate kunit-x86_64 kunit-kcsan selftest-um \
 	ppsim-um ppsim-x86_64 ppsim-kcsan check users bench ring-test ring-bench stress \
 	clean distclean
 
@@ -31,6 +31,11 @@ test: deps
 kunit-um: deps
 	@scripts/kunit-um.sh $(POOL) $(LOGS)/kunit-um.log
 	@scripts/summarize.py $(LOGS)/kunit-um.log
+
+# UML's per-task FP state against the host's: one boot (scripts/um-fpstate.c).
+um-fpstate: deps
+	@scripts/um-fpstate.sh $(POOL) $(LOGS)/um-fpstate.log
+	@scripts/summarize.py $(LOGS)/um-fpstate.log
 
 kunit-x86_64: deps
 	@scripts/kunit-x86_64.sh $(POOL) $(LOGS)/kunit-x86_64.log

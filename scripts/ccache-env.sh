@@ -16,7 +16,7 @@ if [ "${CCACHE:-1}" != 0 ] && [ -x /usr/lib/ccache/gcc ]; then
 	CCACHE_BASEDIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 	export CCACHE_BASEDIR
 	export CCACHE_NOHASHDIR=true
-	# Four kernels and the users' objects, compressed: about 2 GB.
+	# Four kernels and the users' objects, compressed: about 250 MB.
 	export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
 fi
 # BASEDIR hands gcc the source as ../src-VARIANT/FILE, which the kernel's
