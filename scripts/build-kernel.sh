@@ -90,11 +90,14 @@ um-bench) first_min=6 first_objs=1600 ;;
 x86_64) first_min=15 first_objs=1430 ;;
 x86_64-kcsan) first_min=14 first_objs=1265 ;;
 esac
+# .build-started.new is left behind by a build that did not finish.
+interrupted=
+[ -e "$built.new" ] && interrupted=1
 echo "$state" > "$built.new"
 if [ -e "$out/vmlinux" ]; then
 	progress="objects recompiled"
 	echo "build-kernel: rebuilding $name (what changed since its last build)" >&2
-elif [ -n "$(find "$out" -name '*.o' -print -quit)" ]; then
+elif [ -n "$interrupted" ]; then
 	progress="more objects compiled"
 	echo "build-kernel: finishing the interrupted build of $name" >&2
 else
