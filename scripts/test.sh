@@ -18,9 +18,9 @@ stage() {
 	echo "== $name took $((SECONDS - start)) s"
 }
 
-# A QEMU run keeps about one core of two busy: a build that no stage in
-# the foreground needs yet fills the other at nice 19 in the meantime,
-# never alongside another build. It runs in a session of
+# A QEMU run keeps about one core of two busy: a compile-only stage (its
+# own build folder, no kernel to build) fills the other at nice 19 in
+# the meantime, never alongside a kernel build. It runs in a session of
 # its own, which an interrupted run stops (it would ignore SIGINT).
 alongside_pgids=
 alongside() {
@@ -40,12 +40,7 @@ stage bench-smoke "$top/scripts/bench-smoke.sh" "$variant" "$logs/bench-smoke.lo
 stage selftest-um "$top/scripts/selftest-um.sh" "$variant" "$logs/selftest-um.log"
 stage ppsim-um "$top/scripts/ppsim-um.sh" "$variant" "$logs/ppsim-um.log"
 stage kunit-x86_64 "$top/scripts/kunit-x86_64.sh" "$variant" "$logs/kunit-x86_64.log"
-# The KCSAN kernel builds in the meantime too, then the users' objects:
-# one build at a time, and kunit-kcsan finds its kernel built (or, if
-# that build failed, tries again where its error shows).
-alongside kcsan-kernel+users bash -c '"$1" x86_64-kcsan "$3" >/dev/null
-	exec "$2" "$3" "$4"' _ "$top/scripts/build-kernel.sh" \
-	"$top/scripts/compile-users.sh" "$variant" "$logs/users.log"
+alongside users "$top/scripts/compile-users.sh" "$variant" "$logs/users.log"
 stage ppsim-x86_64 "$top/scripts/ppsim-x86_64.sh" "$variant" "$logs/ppsim-x86_64.log"
 wait
 stage kunit-kcsan "$top/scripts/kunit-x86_64.sh" "$variant" "$logs/kunit-kcsan.log" \
