@@ -7,6 +7,7 @@
 #define _RING_OPS_H
 
 #include <stdbool.h>
+#include "ring_watchdog.h"
 
 struct ring_ops {
 	const char *name;	/* pp_ring or ptr_ring */
@@ -23,6 +24,8 @@ struct ring_ops {
 	unsigned int (*consume)(void *ring, void **out, unsigned int max,
 				bool *claimed);
 	unsigned int claimed_every;
+	/* For the watchdog's report, once the consumer stopped. */
+	void (*snapshot)(void *ring, struct wd_ring_state *s);
 };
 
 extern const struct ring_ops pp_ring_ops;

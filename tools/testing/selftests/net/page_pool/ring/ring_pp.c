@@ -67,6 +67,13 @@ static unsigned int pp_consume(void *ring, void **out, unsigned int max,
 	return n;
 }
 
+static void pp_snapshot(void *ring, struct wd_ring_state *s)
+{
+	struct pp_bench_ring *b = ring;
+
+	wd_pp_ring_snapshot(&b->ring, s);
+}
+
 const struct ring_ops pp_ring_ops = {
 	.name = "pp_ring",
 	.variant = "ours",
@@ -75,4 +82,5 @@ const struct ring_ops pp_ring_ops = {
 	.produce = pp_produce,
 	.consume = pp_consume,
 	.claimed_every = PP_CLAIMED_EVERY,
+	.snapshot = pp_snapshot,
 };

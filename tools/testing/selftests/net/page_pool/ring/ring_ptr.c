@@ -71,6 +71,33 @@ static unsigned int ptr_consume(void *ring, void **out, unsigned int max,
 	return n;
 }
 
+/*
+ * As wd_pp_ring_snapshot(): a look without the locks, once the
+ * consumer stopped. Cells from consumer_tail up to consumer_head were
+ * taken and are left for the consumer to clear in a batch: not in the
+ * ring any more.
+ */
+static void ptr_snapshot(void *ring, struct wd_ring_state *s)
+{
+	struct ptr_ring *r = ring;
+	int head = READ_ONCE(r->consumer_head);
+	int clear = READ_ONCE(r->consumer_tail);
+	bool taken;
+	int i;
+
+	s->head = head;
+	s->tail = READ_ONCE(r->producer);
+	s->cell = READ_ONCE(r->queue[head]);
+	s->what = s->cell ? "a pointer: produced, not taken" :
+			    "NULL: nothing produced there yet";
+	s->in_ring = 0;
+	for (i = 0; i < r->size; i++) {
+		taken = clear <= head ? i >= clear && i < head :
+					i >= clear || i < head;
+		s->in_ring += READ_ONCE(r->queue[i]) && !taken;
+	}
+}
+
 const struct ring_ops ptr_ring_ops = {
 	.name = "ptr_ring",
 	.variant = "base",
@@ -78,4 +105,5 @@ const struct ring_ops ptr_ring_ops = {
 	.destroy = ptr_destroy,
 	.produce = ptr_produce,
 	.consume = ptr_consume,
+	.snapshot = ptr_snapshot,
 };

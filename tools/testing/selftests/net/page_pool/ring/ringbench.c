@@ -22,7 +22,9 @@
  * wall time of the run over its pointers; native_pP_bB_sS_prod is the
  * producers' own cost, their time inside produce calls per pointer.
  * Counters and per-run details go to stderr, then the medians and the
- * ratios of the two rings.
+ * ratios of the two rings. A run whose consumer takes nothing for
+ * WD_STALL_NS ends the program with status 1 and, on stderr, where
+ * the consumer stopped (ring_watchdog.c).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -64,12 +66,18 @@ struct side {
 	u64 full;		/* producer: calls that could not store all */
 	u64 empty;		/* consumer: calls that took nothing... */
 	u64 stopped;	/* ...of those, at a claimed cell (sampled) */
+	/*
+	 * For the watchdog: the consumer's pointers taken, stored on each
+	 * take; a producer's stored, only when it waits or ends, which in
+	 * a stalled run it does.
+	 */
+	unsigned long done;
 } __aligned(64);
 
 struct run {
 	const struct ring_ops *ops;
 	void *ring;
-	unsigned int batch;
+	unsigned int producers, size, batch;
 	unsigned long total;
 	unsigned int ready;
 	int go;
@@ -118,11 +126,13 @@ static void *producer(void *arg)
 			continue;
 		}
 		me->full++;
+		wd_count(&me->done, me->quota - left);
 		t = tsc();
 		shim_wait(&spins);
 		waited += tsc() - t;
 	}
 	me->busy = tsc() - start - waited;
+	wd_count(&me->done, me->quota);
 	return NULL;
 }
 
@@ -144,6 +154,7 @@ static void *consumer(void *arg)
 		if (n) {
 			me->busy += tsc() - t;
 			taken += n;
+			wd_count(&me->done, taken);
 			spins = 0;
 			continue;
 		}
@@ -176,6 +187,25 @@ static int start_threads(struct run *run, unsigned int producers)
 	return 0;
 }
 
+/* The watchdog's report: the run stalled, end the program. */
+static void run_stalled(void *arg, u64 stalled_ns)
+{
+	struct run *run = arg;
+	unsigned long produced = 0;
+	struct wd_ring_state s;
+	unsigned int i;
+	char msg[320];
+
+	for (i = 0; i < run->producers; i++)
+		produced += wd_read(&run->producer[i].done);
+	run->ops->snapshot(run->ring, &s);
+	wd_describe(msg, sizeof(msg), stalled_ns, &s, run->total, produced,
+		    wd_read(&run->consumer.done));
+	fprintf(stderr, "ringbench: %s native_p%u_b%u_s%u: %s\n",
+		run->ops->name, run->producers, run->batch, run->size, msg);
+	exit(1);
+}
+
 static int run_once(const struct ring_ops *ops, unsigned int producers,
 		    unsigned int size, unsigned int batch, unsigned long count,
 		    struct figures *f)
@@ -188,10 +218,15 @@ static int run_once(const struct ring_ops *ops, unsigned int producers,
 		return -1;
 	memset(run, 0, sizeof(*run));
 	run->ops = ops;
+	run->producers = producers;
+	run->size = size;
 	run->batch = batch;
 	run->total = count;
 	run->ring = ops->create(size);
-	if (!run->ring || start_threads(run, producers)) {
+	/* Armed from the start: any wait below may be the one that hangs. */
+	if (!run->ring ||
+	    wd_arm(&run->consumer.done, run_stalled, run) ||
+	    start_threads(run, producers)) {
 		fprintf(stderr, "ringbench: cannot set up %s\n", ops->name);
 		exit(1);
 	}
@@ -207,6 +242,7 @@ static int run_once(const struct ring_ops *ops, unsigned int producers,
 		prod += run->producer[i].busy;
 		f->full += run->producer[i].full;
 	}
+	wd_disarm();
 	f->e2e_cycles = (double)(run->end_tsc - start_tsc) / count;
 	f->e2e_ns = (double)(run->end_ns - start_ns) / count;
 	f->prod_cycles = (double)prod / count;

@@ -19,6 +19,8 @@
  * clearing of a cell is a plain store here (SHIM_PLAIN_WRITE_ONCE), so
  * that a missing ordering between it and the next producer's store into
  * the cell, through head and the producers' copy of it, shows too.
+ * A stress run that takes nothing for WD_STALL_NS fails, with where
+ * the consumer stopped (ring_watchdog.c).
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -32,6 +34,7 @@
 #include "kselftest.h"
 #include "page_pool_ring.h"
 #include "clock.h"
+#include "ring_watchdog.h"
 
 /* Called by the cmpxchg() stand-in, when set, just before it runs. */
 void (*shim_cmpxchg_hook)(void *ptr);
@@ -51,12 +54,26 @@ struct stress {
 	unsigned int per_producer;
 };
 
+/* A line each: @produced is stored while the others run. */
 struct worker {
 	pthread_t thread;
 	struct pp_ring *ring;
 	const struct stress *cfg;
 	struct item *items;
 	unsigned int id;
+	/*
+	 * Items published, for the watchdog; stored only when the
+	 * producer waits or ends, which a stalled run's producers all do.
+	 */
+	unsigned long produced;
+} __aligned(64);
+
+/* What the watchdog's report reads of a stress run. */
+struct watched {
+	const struct stress *cfg;
+	struct pp_ring *ring;
+	struct worker *w;
+	unsigned long consumed;	/* items taken: the progress watched */
 };
 
 static unsigned int xorshift(unsigned int *s)
@@ -100,6 +117,7 @@ static void *producer(void *arg)
 			want = w->cfg->per_producer - done;
 		n = pp_ring_claim(w->ring, want, &first);
 		if (!n) {
+			wd_count(&w->produced, done);
 			shim_wait(&spins);
 			continue;
 		}
@@ -107,12 +125,13 @@ static void *producer(void *arg)
 		publish(w, first, done, n, sleeper && !(xorshift(&seed) % 8));
 		done += n;
 	}
+	wd_count(&w->produced, done);
 	return NULL;
 }
 
 /* Take everything; returns the number of items out of place. */
 static unsigned long consume_all(struct pp_ring *r, const struct stress *cfg,
-				 unsigned int *next)
+				 unsigned int *next, unsigned long *consumed)
 {
 	unsigned long total = (unsigned long)cfg->producers * cfg->per_producer;
 	unsigned long taken = 0, bad = 0;
@@ -140,17 +159,39 @@ static unsigned long consume_all(struct pp_ring *r, const struct stress *cfg,
 			next[it->producer]++;
 		}
 		taken += n;
+		wd_count(consumed, taken);
 	}
 	return bad;
+}
+
+/* The watchdog's report: the run stalled, fail the plan here. */
+static void stress_stalled(void *arg, u64 stalled_ns)
+{
+	struct watched *wt = arg;
+	unsigned long produced = 0;
+	struct wd_ring_state s;
+	unsigned int i;
+	char msg[320];
+
+	for (i = 0; i < wt->cfg->producers; i++)
+		produced += wd_read(&wt->w[i].produced);
+	wd_pp_ring_snapshot(wt->ring, &s);
+	wd_describe(msg, sizeof(msg), stalled_ns, &s,
+		    (unsigned long)wt->cfg->producers * wt->cfg->per_producer,
+		    produced, wd_read(&wt->consumed));
+	ksft_print_msg("%s: %s\n", wt->cfg->name, msg);
+	ksft_test_result_fail("%s\n", wt->cfg->name);
+	ksft_exit_fail();
 }
 
 static bool run_stress(const struct stress *cfg)
 {
 	unsigned long total = (unsigned long)cfg->producers * cfg->per_producer;
-	struct worker *w = calloc(cfg->producers, sizeof(*w));
+	struct worker *w = aligned_alloc(64, cfg->producers * sizeof(*w));
 	struct item *items = calloc(total, sizeof(*items));
 	unsigned int *next = calloc(cfg->producers, sizeof(*next));
 	struct pp_ring ring = { 0 };
+	struct watched wt = { .cfg = cfg, .ring = &ring, .w = w };
 	unsigned long bad;
 	void *left;
 	bool ok;
@@ -158,6 +199,10 @@ static bool run_stress(const struct stress *cfg)
 
 	if (!w || !items || !next || pp_ring_init(&ring, cfg->capacity, 0))
 		ksft_exit_fail_msg("%s: out of memory\n", cfg->name);
+	memset(w, 0, cfg->producers * sizeof(*w));
+	/* Armed through the joins: a producer may be what never ends. */
+	if (wd_arm(&wt.consumed, stress_stalled, &wt))
+		ksft_exit_fail_msg("%s: no watchdog thread\n", cfg->name);
 	for (i = 0; i < cfg->producers; i++) {
 		w[i].ring = &ring;
 		w[i].cfg = cfg;
@@ -166,9 +211,10 @@ static bool run_stress(const struct stress *cfg)
 		if (pthread_create(&w[i].thread, NULL, producer, &w[i]))
 			ksft_exit_fail_msg("%s: pthread_create\n", cfg->name);
 	}
-	bad = consume_all(&ring, cfg, next);
+	bad = consume_all(&ring, cfg, next, &wt.consumed);
 	for (i = 0; i < cfg->producers; i++)
 		pthread_join(w[i].thread, NULL);
+	wd_disarm();
 	ok = !bad && pp_ring_stores(&ring) == total &&
 	     !pp_ring_consume(&ring, &left, 1);
 	for (i = 0; i < cfg->producers; i++)
@@ -330,7 +376,10 @@ int main(int argc, char **argv)
 		divide = 10;
 	else if (argc != 1)
 		ksft_exit_fail_msg("usage: ringstress [--quick]\n");
-	/* A lost wakeup or a lost pointer hangs: fail the plan instead. */
+	/*
+	 * The watchdog fails a stalled stress run within seconds; this is
+	 * for a hang anywhere else, as in the single-threaded checks.
+	 */
 	alarm(600);
 	ksft_print_header();
 	ksft_set_plan(4 + ARRAY_SIZE(stress_runs));
