@@ -443,13 +443,22 @@ static void pp_dma_call_alloc_frag(void *arg)
 	c->page = page_pool_dev_alloc_frag(c->pool, &c->offset, c->size);
 }
 
-static struct page *pp_dma_alloc_frag(struct page_pool *pool,
-				      unsigned int size)
+static struct page *pp_dma_alloc_frag_at(struct page_pool *pool,
+					 unsigned int size, unsigned int *offset)
 {
 	struct pp_dma_frag_call c = { .pool = pool, .size = size };
 
 	pp_test_in_softirq(pp_dma_call_alloc_frag, &c);
+	*offset = c.offset;
 	return c.page;
+}
+
+static struct page *pp_dma_alloc_frag(struct page_pool *pool,
+				      unsigned int size)
+{
+	unsigned int offset;
+
+	return pp_dma_alloc_frag_at(pool, size, &offset);
 }
 
 /* Destroy while fragments are out, of a page the pool has moved on
@@ -653,6 +662,189 @@ static void pp_dma_real_device_leaks_nothing(struct kunit *test)
 	pci_unregister_driver(&pp_dma_driver);
 }
 
+/* ---- the range synced on every return path ---- */
+
+enum pp_dma_path {
+	PP_DMA_DIRECT,	/* page_pool_put_page() from the owner */
+	PP_DMA_RING,	/* page_pool_put_page() from elsewhere */
+	PP_DMA_BULK,	/* page_pool_put_page_bulk() */
+	PP_DMA_SKB,	/* an skb fragment, freed */
+};
+
+struct pp_dma_range_case {
+	enum pp_dma_path path;
+	bool frag;
+};
+
+static const struct pp_dma_range_case pp_dma_range_cases[] = {
+	{ PP_DMA_DIRECT, false }, { PP_DMA_RING, false },
+	{ PP_DMA_BULK, false }, { PP_DMA_SKB, false },
+	{ PP_DMA_DIRECT, true }, { PP_DMA_RING, true },
+	{ PP_DMA_BULK, true }, { PP_DMA_SKB, true },
+};
+
+static void pp_dma_range_desc(const struct pp_dma_range_case *c, char *desc)
+{
+	static const char * const paths[] = {
+		[PP_DMA_DIRECT] = "direct", [PP_DMA_RING] = "ring",
+		[PP_DMA_BULK] = "bulk", [PP_DMA_SKB] = "skb",
+	};
+
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s, %s", paths[c->path],
+		 c->frag ? "fragments" : "whole pages");
+}
+
+KUNIT_ARRAY_PARAM(pp_dma_range, pp_dma_range_cases, pp_dma_range_desc);
+
+/* The CPU wrote this much of the buffer, from the pool's offset. */
+#define PP_DMA_DIRTY	100
+
+/* Give back @va's share of its page the way @path does. */
+static void pp_dma_return(struct kunit *test, struct page_pool *pool,
+			  enum pp_dma_path path, void *va)
+{
+	struct page *page = virt_to_page(va);
+	struct sk_buff *skb;
+
+	switch (path) {
+	case PP_DMA_DIRECT:
+		pp_dma_put(pool, page, PP_DMA_DIRTY);
+		break;
+	case PP_DMA_RING:
+		page_pool_put_page(pool, page, PP_DMA_DIRTY, false);
+		break;
+	case PP_DMA_BULK:
+		page_pool_put_page_bulk(pool, &va, 1);
+		break;
+	case PP_DMA_SKB:
+		skb = alloc_skb(128, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, skb);
+		skb_add_rx_frag(skb, 0, page, offset_in_page(va), PP_DMA_DIRTY,
+				PAGE_SIZE / 2);
+		skb_mark_for_recycle(skb);
+		kfree_skb(skb);
+		break;
+	}
+}
+
+/* When a page comes back for reuse, the device gets back all it may
+ * write that the CPU may have dirtied: the length the returner gives
+ * for a whole page; for a page cut in fragments, whose last holder
+ * cannot know what the others wrote, all of max_len from the offset.
+ * Nothing is synced while other fragments are still out.
+ */
+static void pp_dma_sync_range_on_return(struct kunit *test)
+{
+	const struct pp_dma_range_case *c = test->param_value;
+	unsigned int dirty = PP_DMA_DIRTY, off[2] = {}, next_off;
+	struct page *page, *next = NULL;
+	struct pp_test_release r;
+	struct page_pool *pool;
+	int syncs;
+	bool ok;
+
+	pool = pp_dma_pool(test, pp_test_dma.dev, PP_FLAG_DMA_SYNC_DEV |
+			   (c->frag ? PP_FLAG_PAGE_FRAG : 0), &r);
+	if (c->frag) {
+		page = pp_dma_alloc_frag_at(pool, PAGE_SIZE / 2, &off[0]);
+		KUNIT_ASSERT_NOT_NULL(test, page);
+		KUNIT_ASSERT_PTR_EQ(test, page,
+				    pp_dma_alloc_frag_at(pool, PAGE_SIZE / 2,
+							 &off[1]));
+		/* The pool moves on: the page's fragments are all out. */
+		next = pp_dma_alloc_frag_at(pool, PAGE_SIZE / 2, &next_off);
+		KUNIT_ASSERT_NOT_NULL(test, next);
+		KUNIT_ASSERT_PTR_NE(test, next, page);
+	} else {
+		page = pp_test_alloc(pool);
+		KUNIT_ASSERT_NOT_NULL(test, page);
+	}
+	if (c->frag || c->path == PP_DMA_BULK || c->path == PP_DMA_SKB)
+		dirty = 1024;	/* max_len: see pp_dma_pool_sized() */
+	pp_test_dma.sync_lo = 64;
+	pp_test_dma.sync_hi = 64 + dirty;
+	pp_test_dma.sync_exact = true;
+
+	syncs = atomic_read(&pp_test_dma.syncs);
+	if (c->frag) {
+		pp_dma_return(test, pool, c->path, page_address(page) + off[1]);
+		KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.syncs), syncs);
+	}
+	pp_dma_return(test, pool, c->path, page_address(page) + off[0]);
+	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.syncs), syncs + 1);
+	KUNIT_EXPECT_EQ(test, pp_test_dma.sync_addr,
+			page_pool_get_dma_addr(page) + 64);
+	ok = !atomic_read(&pp_test_dma.syncs_off_range);
+	/* 6.1 syncs what the last holder says it dirtied. */
+	if (c->frag && (c->path == PP_DMA_DIRECT || c->path == PP_DMA_RING))
+		pp_test_xfail_base(test, ok,
+				   "a fragment page's last holder syncs max_len");
+	else
+		KUNIT_EXPECT_TRUE_MSG(test, ok, "synced %zu bytes from %#x",
+				      pp_test_dma.sync_size,
+				      (unsigned int)offset_in_page(pp_test_dma.sync_addr));
+	pp_test_dma.sync_hi = 0;
+
+	if (next)
+		pp_dma_put(pool, next, -1);
+	pp_test_destroy(pool);
+	KUNIT_EXPECT_TRUE(test, pp_test_released(&r));
+	KUNIT_EXPECT_EQ(test, pp_test_dma_mapped(), 0);
+}
+
+/* A bulk with all at once: fragments of a page whose other fragment is
+ * out, and more last fragments than the ring has room for. Each page
+ * it gives back is synced over max_len, stored or, past the ring's
+ * room, unmapped and freed; the page still held stays mapped.
+ */
+static void pp_dma_bulk_mix(struct kunit *test)
+{
+	const unsigned int size = PAGE_SIZE / 2;
+	struct pp_test_release r;
+	struct page *page[6], *next;
+	struct page_pool *pool;
+	void *data[11], *va[6][2];
+	unsigned int off;
+	int i, j, n = 0, syncs, unmaps;
+
+	pool = pp_dma_pool_sized(test, pp_test_dma.dev, PP_FLAG_DMA_SYNC_DEV |
+				 PP_FLAG_PAGE_FRAG, 4, &r);
+	for (i = 0; i < 6; i++) {
+		for (j = 0; j < 2; j++) {
+			page[i] = pp_dma_alloc_frag_at(pool, size, &off);
+			KUNIT_ASSERT_NOT_NULL(test, page[i]);
+			va[i][j] = page_address(page[i]) + off;
+		}
+	}
+	next = pp_dma_alloc_frag_at(pool, size, &off);
+	KUNIT_ASSERT_NOT_NULL(test, next);
+	KUNIT_ASSERT_PTR_NE(test, next, page[5]);
+
+	/* Both halves of pages 0-4 and one of page 5, interleaved. */
+	for (j = 0; j < 2; j++)
+		for (i = 0; i < 6 - j; i++)
+			data[n++] = va[i][j];
+	pp_test_dma.sync_lo = 64;
+	pp_test_dma.sync_hi = 64 + 1024;
+	pp_test_dma.sync_exact = true;
+	syncs = atomic_read(&pp_test_dma.syncs);
+	unmaps = atomic_read(&pp_test_dma.unmaps);
+	page_pool_put_page_bulk(pool, data, n);
+
+	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.syncs), syncs + 5);
+	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.syncs_off_range), 0);
+	/* Four fit in the ring; the fifth left the pool, unmapped. */
+	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.unmaps), unmaps + 1);
+	KUNIT_EXPECT_NE(test, page_pool_get_dma_addr(page[5]), (dma_addr_t)0);
+	pp_test_dma.sync_hi = 0;
+
+	page_pool_put_full_page(pool, page[5], false);
+	pp_dma_put(pool, next, -1);
+	pp_test_destroy(pool);
+	KUNIT_EXPECT_TRUE(test, pp_test_released(&r));
+	KUNIT_EXPECT_EQ(test, pp_test_dma_mapped(), 0);
+}
+
 static int pp_dma_test_init(struct kunit *test)
 {
 	pp_test_dma_reset();
@@ -687,6 +879,8 @@ static struct kunit_case pp_dma_cases[] = {
 	KUNIT_CASE(pp_dma_hardirq_return_after_destroy_frees),
 	KUNIT_CASE(pp_dma_hardirq_return_of_held_page_frees),
 	KUNIT_CASE(pp_dma_destroy_with_fragments_out),
+	KUNIT_CASE_PARAM(pp_dma_sync_range_on_return, pp_dma_range_gen_params),
+	KUNIT_CASE(pp_dma_bulk_mix),
 	KUNIT_CASE(pp_dma_page_not_freed_while_unmapped),
 	KUNIT_CASE(pp_dma_real_device_leaks_nothing),
 	{}

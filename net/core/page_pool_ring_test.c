@@ -243,7 +243,7 @@ static void pp_ring_takes_ahead_across_wrap(struct kunit *test)
 #define PP_RING_STRESS_CPUS	4	/* a thread and a timer on each */
 #define PP_RING_STRESS_CAPACITY	64
 #define PP_RING_TIMER_NS	(20 * NSEC_PER_USEC)
-#define PP_RING_STRESS_TIMEOUT	(60 * HZ)
+#define PP_RING_STRESS_STALL	(5 * HZ)	/* with nothing consumed */
 
 /* Up to PP_RING_STRESS_CPUS CPUs each run a thread and a hard IRQ timer
  * that both produce into one small ring, in claims of several cells, so
@@ -434,24 +434,54 @@ static void pp_ring_stress_check(struct kunit *test, struct pp_ring_stress *s,
 	s->received[id]++;
 }
 
-/* Consume until every producer is done and the ring is empty. */
+/* The consumer took nothing for PP_RING_STRESS_STALL: say where it is
+ * stuck and what is missing. Tokens claimed and not taken are in the
+ * ring, published or not; any others were lost.
+ */
+static void pp_ring_stress_stalled(struct kunit *test,
+				   struct pp_ring_stress *s, unsigned int got)
+{
+	unsigned long head = READ_ONCE(s->ring->head);
+	unsigned long in_ring = pp_ring_stores(s->ring) - head;
+	unsigned int produced = 0, i;
+
+	for (i = 0; i < s->nr; i++)
+		/* Pairs with pp_ring_stress_store(), as in _all_done(). */
+		produced += smp_load_acquire(&s->producers[i].next);
+	KUNIT_FAIL(test,
+		   "no progress for %u s at index %lu (cell %s): %u produced, %u consumed, %lu in the ring, %ld lost",
+		   PP_RING_STRESS_STALL / HZ, head,
+		   READ_ONCE(s->ring->cells[head & s->ring->mask]) ?
+		   "published" : "unpublished", produced, got, in_ring,
+		   (long)produced - got - (long)in_ring);
+}
+
+/* Consume until every producer is done and the ring is empty, or until
+ * nothing came for PP_RING_STRESS_STALL.
+ */
 static unsigned int pp_ring_stress_consume(struct kunit *test,
 					   struct pp_ring_stress *s)
 {
-	unsigned long deadline = jiffies + PP_RING_STRESS_TIMEOUT;
+	unsigned long stall = jiffies + PP_RING_STRESS_STALL;
 	unsigned int got = 0, n, i;
 	bool last_look = false;
 	void *out[16];
 
-	while (time_before(jiffies, deadline)) {
+	for (;;) {
 		n = pp_ring_consume(s->ring, out, ARRAY_SIZE(out));
 		for (i = 0; i < n; i++)
 			pp_ring_stress_check(test, s, out[i]);
 		got += n;
-		if (n)
+		if (n) {
+			stall = jiffies + PP_RING_STRESS_STALL;
 			continue;
+		}
 		if (last_look)
 			break;
+		if (time_after(jiffies, stall)) {
+			pp_ring_stress_stalled(test, s, got);
+			break;
+		}
 		/* Look once more after the last store was made. */
 		last_look = pp_ring_stress_all_done(s);
 		if (!last_look)

@@ -104,6 +104,37 @@ static struct task_struct *pp_smp_start_returner(int (*fn)(void *arg),
 	return returner;
 }
 
+/* How long a wait on the other CPU may see no progress before the
+ * case fails: a lost page or a stuck thread must not hang the suite.
+ */
+#define PP_SMP_STALL	(5 * HZ)
+
+/* Wait until the other CPU has moved @count to @target.
+ *
+ * Return: true if it did; false, with the case failed, once it made no
+ * progress for PP_SMP_STALL.
+ */
+static bool pp_smp_wait(struct kunit *test, const unsigned int *count,
+			unsigned int target, const char *what)
+{
+	unsigned long stall = jiffies + PP_SMP_STALL;
+	unsigned int last = READ_ONCE(*count), now;
+
+	/* Pairs with the other CPU's release of @count. */
+	while ((now = smp_load_acquire(count)) != target) {
+		if (now != last) {
+			last = now;
+			stall = jiffies + PP_SMP_STALL;
+		} else if (time_after(jiffies, stall)) {
+			KUNIT_FAIL(test, "%s: stuck at %u of %u for %u s", what,
+				   now, target, PP_SMP_STALL / HZ);
+			return false;
+		}
+		cond_resched();
+	}
+	return true;
+}
+
 static void pp_smp_cross_cpu_returns(struct kunit *test)
 {
 	struct page_pool_params p = {
@@ -131,8 +162,7 @@ static void pp_smp_cross_cpu_returns(struct kunit *test)
 		cond_resched();
 	}
 	/* Wait until the returner has taken every page handed over. */
-	while (smp_load_acquire(&s->tail) != s->head)
-		cond_resched();
+	pp_smp_wait(test, &s->tail, s->head, "pages returned");
 	kthread_stop(returner);
 	set_cpus_allowed_ptr(current, cpu_possible_mask);
 
@@ -248,9 +278,8 @@ static void pp_smp_last_fragment_on_two_cpus(struct kunit *test)
 		/* Go: both CPUs drop their fragments of the batch now. */
 		smp_store_release(&s->round, s->round + 1);
 		pp_smp_race_put_batch(s);
-		/* Pairs with the returner's release: it is done with it. */
-		while (smp_load_acquire(&s->done) != s->round)
-			cond_resched();
+		if (!pp_smp_wait(test, &s->done, s->round, "batches dropped"))
+			break;
 	}
 	kthread_stop(returner);
 	set_cpus_allowed_ptr(current, cpu_possible_mask);
@@ -274,9 +303,137 @@ static void pp_smp_last_fragment_on_two_cpus(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, pp_test_released(&r));
 }
 
+/* ---- two CPUs returning into the ring at once ---- */
+
+#define PP_SMP_PAIR_ROUNDS	3000
+#define PP_SMP_PAIR_HALF	32	/* pages each CPU returns per round */
+/* Written into a page while the case holds it. */
+#define PP_SMP_OUT_MARK		0x6f75742d70616765UL
+
+struct pp_smp_pair {
+	struct page_pool *pool;
+	struct page *pages[2 * PP_SMP_PAIR_HALF];
+	unsigned int nr;
+	unsigned int round;	/* batches published by the allocator */
+	unsigned int done;	/* batches the other CPU gave back */
+	unsigned int alloc_failed;
+	unsigned int twice;	/* pages handed out while still out */
+};
+
+/* Softirq: a batch of pages, each checked and marked as out. */
+static void pp_smp_pair_alloc(void *arg)
+{
+	struct pp_smp_pair *s = arg;
+	unsigned long *mark;
+	struct page *page;
+
+	for (s->nr = 0; s->nr < ARRAY_SIZE(s->pages); s->nr++) {
+		page = page_pool_dev_alloc_pages(s->pool);
+		if (!page) {
+			s->alloc_failed++;
+			break;
+		}
+		mark = page_address(page);
+		if (*mark == PP_SMP_OUT_MARK)
+			s->twice++;
+		*mark = PP_SMP_OUT_MARK;
+		s->pages[s->nr] = page;
+	}
+}
+
+/* Give back the pages [@from, @to) of the batch through the ring. */
+static void pp_smp_pair_put(struct pp_smp_pair *s, unsigned int from,
+			    unsigned int to)
+{
+	unsigned int i;
+
+	for (i = from; i < min(to, s->nr); i++) {
+		*(unsigned long *)page_address(s->pages[i]) = 0;
+		page_pool_put_full_page(s->pool, s->pages[i], false);
+	}
+}
+
+static int pp_smp_pair_returner(void *arg)
+{
+	struct pp_smp_pair *s = arg;
+	unsigned int seen = 0;
+
+	while (!kthread_should_stop()) {
+		/* Pairs with the allocator's release: the batch is there. */
+		if (smp_load_acquire(&s->round) == seen) {
+			cond_resched();
+			continue;
+		}
+		seen++;
+		pp_smp_pair_put(s, PP_SMP_PAIR_HALF, 2 * PP_SMP_PAIR_HALF);
+		/* Hand the batch's array back to the allocator. */
+		smp_store_release(&s->done, seen);
+	}
+	return 0;
+}
+
+/* Both CPUs return their half of each batch at the same time, so that
+ * their claims on the ring race: no page may be lost in the ring (the
+ * pool would not go at destroy) nor come out of it twice.
+ */
+static void pp_smp_two_cpus_fill_ring_at_once(struct kunit *test)
+{
+	struct page_pool_params p = {
+		.pool_size = 4 * PP_SMP_PAIR_HALF,
+		.nid = NUMA_NO_NODE,
+	};
+	struct pp_test_release r;
+	struct task_struct *returner;
+	struct pp_smp_pair *s;
+	u64 returned = 0;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs two online CPUs");
+	s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	s->pool = page_pool_create(&p);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s->pool));
+	pp_test_watch_release(s->pool, &r);
+
+	returner = pp_smp_start_returner(pp_smp_pair_returner, s,
+					 "pp_smp_pair");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(returner));
+
+	while (s->round < PP_SMP_PAIR_ROUNDS && s->alloc_failed < 1000) {
+		pp_test_in_softirq(pp_smp_pair_alloc, s);
+		if (!s->nr)
+			continue;
+		returned += s->nr;
+		/* Go: each CPU gives back its half now. */
+		smp_store_release(&s->round, s->round + 1);
+		pp_smp_pair_put(s, 0, PP_SMP_PAIR_HALF);
+		if (!pp_smp_wait(test, &s->done, s->round, "batches returned"))
+			break;
+	}
+	kthread_stop(returner);
+	set_cpus_allowed_ptr(current, cpu_possible_mask);
+
+	KUNIT_EXPECT_EQ(test, s->round, (unsigned int)PP_SMP_PAIR_ROUNDS);
+	KUNIT_EXPECT_EQ(test, s->twice, 0U);
+#ifdef CONFIG_PAGE_POOL_STATS
+	{
+		struct page_pool_stats st = {};
+
+		page_pool_get_stats(s->pool, &st);
+		/* Every return claimed a cell of its own, or found none. */
+		KUNIT_EXPECT_EQ(test, st.recycle_stats.ring +
+				st.recycle_stats.ring_full, returned);
+	}
+#endif
+	pp_test_destroy(s->pool);
+	KUNIT_EXPECT_TRUE_MSG(test, pp_test_released(&r),
+			      "a page never came back out of the ring");
+}
+
 static struct kunit_case pp_smp_cases[] = {
 	KUNIT_CASE(pp_smp_cross_cpu_returns),
 	KUNIT_CASE(pp_smp_last_fragment_on_two_cpus),
+	KUNIT_CASE(pp_smp_two_cpus_fill_ring_at_once),
 	{}
 };
 

@@ -85,6 +85,22 @@ static bool pp_ctx_destroy(struct pp_ctx *ctx)
 	return pp_test_released(&ctx->release);
 }
 
+/* Destroy the case's watched pool; true if it was freed before
+ * page_pool_destroy() returned, as it must be with no page out.
+ */
+static bool pp_ctx_destroy_now(struct pp_ctx *ctx)
+{
+	struct page_pool *pool = ctx->pool;
+
+	ctx->pool = NULL;
+	pp_test_destroy(pool);
+	if (completion_done(&ctx->release.released))
+		return true;
+	/* Wait anyway, so that the pool is gone when the case ends. */
+	pp_test_released(&ctx->release);
+	return false;
+}
+
 /* One pool operation, run in softirq context by pp_test_in_softirq(). */
 struct pp_call {
 	struct page_pool *pool;
@@ -823,6 +839,225 @@ static void pp_xdp_return_frame_bulk(struct kunit *test)
 	pp_xdp_teardown(&x);
 }
 
+/* ---- bulk returns ---- */
+
+/* Up to PP_BULK_PAGES pages, cut in PP_BULK_CUTS fragments each. */
+#define PP_BULK_PAGES	6
+#define PP_BULK_CUTS	2
+
+struct pp_bulk {
+	struct page *page[PP_BULK_PAGES + 1];
+	void *va[PP_BULK_PAGES][PP_BULK_CUTS];
+};
+
+/* Cut @pages pages of a PP_FLAG_PAGE_FRAG pool in fragments, then one
+ * fragment more, so that the pool has moved on from the last of them
+ * (page[@pages], which the caller gives back with pp_recycle()).
+ */
+static void pp_bulk_cut(struct kunit *test, struct page_pool *pool,
+			struct pp_bulk *b, int pages)
+{
+	const unsigned int size = PAGE_SIZE / PP_BULK_CUTS;
+	unsigned int off;
+	int i, j;
+
+	for (i = 0; i < pages; i++) {
+		for (j = 0; j < PP_BULK_CUTS; j++) {
+			b->page[i] = pp_alloc_frag(pool, size, &off);
+			KUNIT_ASSERT_NOT_NULL(test, b->page[i]);
+			b->va[i][j] = page_address(b->page[i]) + off;
+		}
+		KUNIT_ASSERT_EQ(test, off, PAGE_SIZE - size);
+	}
+	b->page[pages] = pp_alloc_frag(pool, size, &off);
+	KUNIT_ASSERT_NOT_NULL(test, b->page[pages]);
+	KUNIT_ASSERT_EQ(test, off, 0U);
+}
+
+/* Allocate whole pages of a PP_FLAG_PAGE_FRAG pool until @want comes,
+ * at most @max of them; the caller gives back those left in @out.
+ *
+ * Return: how many pages were allocated before @want came, or -1.
+ */
+static int pp_bulk_alloc_until(struct page_pool *pool, struct page *want,
+			       struct page **out, int max)
+{
+	int i;
+
+	for (i = 0; i < max; i++) {
+		out[i] = pp_test_alloc(pool);
+		if (!out[i])
+			return -1;
+		/* One user, as 6.1 leaves drivers to say of a whole page. */
+		page_pool_fragment_page(out[i], 1);
+		if (out[i] == want)
+			return i;
+	}
+	return -1;
+}
+
+static void pp_bulk_return_all(struct page_pool *pool, struct page **pages,
+			       int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (pages[i])
+			pp_return(pool, pages[i]);
+}
+
+/* A bulk that holds fragments of a page whose last fragment is still
+ * out: the page stays out of the pool, and is reused only once the last
+ * fragment, in a later bulk, brings it back.
+ */
+static void pp_bulk_keeps_page_until_last_fragment(struct kunit *test)
+{
+	const int max = 3 * PP_ALLOC_CACHE_REFILL;
+	struct page_pool_params p = pp_params(0);
+	struct page **held, **more;
+	struct page_pool *pool;
+	struct pp_bulk b = {};
+	void *data[1];
+	int got;
+
+	pp_need_stats(test);
+	held = kunit_kcalloc(test, max + 1, sizeof(*held), GFP_KERNEL);
+	more = kunit_kcalloc(test, max + 1, sizeof(*more), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, held);
+	KUNIT_ASSERT_NOT_NULL(test, more);
+	p.flags = PP_FLAG_PAGE_FRAG;
+	pool = pp_ctx_create(test, &p);
+	pp_bulk_cut(test, pool, &b, 1);
+
+	data[0] = b.va[0][0];
+	page_pool_put_page_bulk(pool, data, 1);
+#ifdef CONFIG_PAGE_POOL_STATS
+	KUNIT_EXPECT_EQ(test, pp_test_stats(pool).recycle_stats.ring, 0ULL);
+#endif
+	KUNIT_EXPECT_TRUE(test, pp_test_owns(pool, b.page[0]));
+	/* Past the cache and a refill: the page is not handed out. */
+	got = pp_bulk_alloc_until(pool, b.page[0], held, max);
+	KUNIT_EXPECT_EQ(test, got, -1);
+
+	data[0] = b.va[0][1];
+	page_pool_put_page_bulk(pool, data, 1);
+#ifdef CONFIG_PAGE_POOL_STATS
+	KUNIT_EXPECT_EQ(test, pp_test_stats(pool).recycle_stats.ring, 1ULL);
+#endif
+	/* Now it comes back, once the cache is used up. */
+	if (got < 0)
+		KUNIT_EXPECT_GE(test, pp_bulk_alloc_until(pool, b.page[0], more,
+							  max), 0);
+	pp_bulk_return_all(pool, held, max);
+	pp_bulk_return_all(pool, more, max);
+	pp_recycle(pool, b.page[1]);
+}
+
+/* Pages the pool has taken in and not let go: in its cache and ring,
+ * or out.
+ */
+static s32 pp_inflight(struct page_pool *pool)
+{
+	return READ_ONCE(pool->pages_state_hold_cnt) -
+	       atomic_read(&pool->pages_state_release_cnt);
+}
+
+/* A bulk larger than the ring's free room: what fits is stored, and
+ * every other page goes back to the page allocator, counted as
+ * released, so that destroy finds no page out and frees the pool.
+ */
+static void pp_bulk_past_full_ring_frees_the_rest(struct kunit *test)
+{
+	struct page_pool_params p = pp_params(0);
+	struct pp_ctx *ctx = test->priv;
+	struct page_pool *pool;
+	void *data[PP_TEST_NR];
+	s32 inflight;
+	int i;
+
+	pp_need_stats(test);
+	p.pool_size = 4;
+	pool = pp_ctx_create(test, &p);
+	for (i = 0; i < PP_TEST_NR; i++) {
+		ctx->pages[i] = pp_test_alloc(pool);
+		KUNIT_ASSERT_NOT_NULL(test, ctx->pages[i]);
+		data[i] = page_address(ctx->pages[i]) + 100;
+	}
+	inflight = pp_inflight(pool);
+	page_pool_put_page_bulk(pool, data, PP_TEST_NR);
+	KUNIT_EXPECT_EQ(test, pp_inflight(pool), inflight - (PP_TEST_NR - 4));
+#ifdef CONFIG_PAGE_POOL_STATS
+	{
+		struct page_pool_stats s = pp_test_stats(pool);
+
+		KUNIT_EXPECT_EQ(test, s.recycle_stats.ring, 4ULL);
+		/* Ours counts pages; 6.1 counts one per bulk that found
+		 * the ring full.
+		 */
+		KUNIT_EXPECT_EQ(test, s.recycle_stats.ring_full,
+				IS_ENABLED(CONFIG_PAGE_POOL_KUNIT_TEST_BASE_POOL) ?
+				1ULL : (u64)PP_TEST_NR - 4);
+	}
+#endif
+	/* Nothing is out, so destroy frees the pool before it returns. */
+	KUNIT_EXPECT_TRUE(test, pp_ctx_destroy_now(ctx));
+}
+
+/* xdp_return_frame_bulk(), as cpumap and devmap use it, with all of the
+ * above at once: frames on fragments of pages whose other fragment is
+ * still out, more last fragments than the ring has room for.
+ */
+static void pp_xdp_return_frame_bulk_mix(struct kunit *test)
+{
+	const unsigned int size = PAGE_SIZE / PP_BULK_CUTS;
+	struct page_pool_params p = pp_params(0);
+	struct xdp_frame_bulk bq;
+	struct page_pool *pool;
+	struct pp_bulk b = {};
+	struct xdp_buff xdp;
+	struct pp_xdp x;
+	s32 inflight;
+	int i, j;
+
+	pp_need_stats(test);
+	p.flags = PP_FLAG_PAGE_FRAG;
+	p.pool_size = 4;
+	pool = pp_ctx_create_unwatched(test, &p);
+	pp_xdp_setup(test, &x, pool);
+	pp_bulk_cut(test, pool, &b, PP_BULK_PAGES);
+	inflight = pp_inflight(pool);
+
+	/* Every fragment but the last one of the last page, in turn. */
+	xdp_frame_bulk_init(&bq);
+	rcu_read_lock();
+	for (j = 0; j < PP_BULK_CUTS; j++) {
+		for (i = 0; i < PP_BULK_PAGES; i++) {
+			if (i == PP_BULK_PAGES - 1 && j == PP_BULK_CUTS - 1)
+				continue;
+			xdp_init_buff(&xdp, size, &x.rxq);
+			xdp_prepare_buff(&xdp, b.va[i][j], XDP_PACKET_HEADROOM,
+					 60, false);
+			xdp_return_frame_bulk(xdp_convert_buff_to_frame(&xdp),
+					      &bq);
+		}
+	}
+	xdp_flush_frame_bulk(&bq);
+	rcu_read_unlock();
+
+#ifdef CONFIG_PAGE_POOL_STATS
+	KUNIT_EXPECT_EQ(test, pp_test_stats(pool).recycle_stats.ring, 4ULL);
+#endif
+	/* One whole page did not fit, and left the pool. */
+	KUNIT_EXPECT_EQ(test, pp_inflight(pool), inflight - 1);
+	for (i = 0; i < 4; i++)
+		KUNIT_EXPECT_TRUE(test, pp_test_owns(pool, b.page[i]));
+	/* The page with a fragment still out stays the pool's. */
+	KUNIT_EXPECT_TRUE(test, pp_test_owns(pool, b.page[PP_BULK_PAGES - 1]));
+	pp_return(pool, b.page[PP_BULK_PAGES - 1]);
+	pp_recycle(pool, b.page[PP_BULK_PAGES]);
+	pp_xdp_teardown(&x);
+}
+
 /* ---- NUMA ---- */
 
 static void pp_update_nid_moves_refills(struct kunit *test)
@@ -1512,6 +1747,9 @@ static struct kunit_case pp_cases[] = {
 	KUNIT_CASE(pp_xdp_return_frame),
 	KUNIT_CASE(pp_xdp_return_frame_rx_napi),
 	KUNIT_CASE(pp_xdp_return_frame_bulk),
+	KUNIT_CASE(pp_bulk_keeps_page_until_last_fragment),
+	KUNIT_CASE(pp_bulk_past_full_ring_frees_the_rest),
+	KUNIT_CASE(pp_xdp_return_frame_bulk_mix),
 	KUNIT_CASE(pp_update_nid_moves_refills),
 	KUNIT_CASE(pp_refill_waives_a_batch_at_most),
 	KUNIT_CASE(pp_direct_return_keeps_fallback_page),

@@ -279,6 +279,14 @@ struct pp_test_dma {
 	/* The last sync for the device. */
 	dma_addr_t sync_addr;
 	size_t sync_size;
+	/* Once @sync_hi is set: syncs for the device that reach out of
+	 * [sync_lo, sync_hi) of their page or, with @sync_exact, do not
+	 * cover exactly that. Counted without a lock.
+	 */
+	unsigned int sync_lo;
+	unsigned int sync_hi;
+	bool sync_exact;
+	atomic_t syncs_off_range;
 	/* Called on each unmap, before it is counted. */
 	void (*unmap_hook)(dma_addr_t addr);
 
@@ -291,13 +299,6 @@ struct pp_test_dma {
 	int mapped_twice;
 	int unmapped_unknown;
 	int too_many;		/* maps that found @live full */
-	/* Syncs for the device that reach out of [sync_lo, sync_hi) of
-	 * their page or, with @sync_exact, do not cover exactly that.
-	 */
-	unsigned int sync_lo;
-	unsigned int sync_hi;
-	bool sync_exact;
-	int syncs_off_range;
 	/* For the device, of those for it to transmit (DMA_TO_DEVICE),
 	 * and for the CPU.
 	 */
@@ -424,14 +425,14 @@ static inline void pp_test_dma_sync_for_device(struct device *dev,
 	atomic_inc(&d->syncs);
 	d->sync_addr = addr;
 	d->sync_size = size;
+	if (d->sync_hi && !pp_test_dma_in_window(addr, size))
+		atomic_inc(&d->syncs_off_range);
 	if (!d->record)
 		return;
 	spin_lock_irqsave(&d->lock, flags);
 	pp_test_dma_log_sync(&d->dev_log, addr, size);
 	if (dir == DMA_TO_DEVICE)
 		pp_test_dma_log_sync(&d->tx_log, addr, size);
-	if (!pp_test_dma_in_window(addr, size))
-		d->syncs_off_range++;
 	spin_unlock_irqrestore(&d->lock, flags);
 }
 

@@ -347,7 +347,7 @@ static void mlx4_rx_activate_posts_pool_pages(struct kunit *test)
 	}
 	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.maps), MLX4_RXT_RING_SIZE);
 	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.syncs), MLX4_RXT_RING_SIZE);
-	KUNIT_EXPECT_EQ(test, pp_test_dma.syncs_off_range, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.syncs_off_range), 0);
 
 	mlx4_rxt_stop(t);
 	pp_test_dma_expect_unmapped(test);
@@ -451,7 +451,7 @@ static void mlx4_rx_steady_state_maps_nothing_new(struct kunit *test)
 	}
 	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.maps), maps_after_first);
 	KUNIT_EXPECT_EQ(test, pp_test_dma.mapped_twice, 0);
-	KUNIT_EXPECT_EQ(test, pp_test_dma.syncs_off_range, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.syncs_off_range), 0);
 	s = mlx4_rxt_stats(t);
 	KUNIT_EXPECT_EQ(test, s.recycle_stats.ring,
 			4ULL * MLX4_RXT_RING_SIZE);
@@ -559,7 +559,7 @@ static void mlx4_rx_bad_frames_recycle_in_napi(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.maps), MLX4_RXT_RING_SIZE);
 	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.syncs),
 			MLX4_RXT_RING_SIZE + 8);
-	KUNIT_EXPECT_EQ(test, pp_test_dma.syncs_off_range, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.syncs_off_range), 0);
 
 	mlx4_rxt_stop(t);
 	pp_test_dma_expect_unmapped(test);
@@ -597,7 +597,7 @@ static void mlx4_rx_xdp_drop_recycles_direct(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.maps), MLX4_RXT_RING_SIZE);
 	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.syncs),
 			MLX4_RXT_RING_SIZE + n);
-	KUNIT_EXPECT_EQ(test, pp_test_dma.syncs_off_range, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.syncs_off_range), 0);
 	/* The CPU sync covered the frame at XDP's headroom. */
 	sync = pp_test_dma_last(&pp_test_dma.cpu_log);
 	KUNIT_EXPECT_EQ(test, offset_in_page(sync.addr),

@@ -864,7 +864,7 @@ static void mlx5e_rx_legacy_linear_builds_skbs_on_pool_pages(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mlx5_rxt_posted_pages(t), MLX5_RXT_WQ_SZ / 2);
 	mlx5_rxt_expect_maps(test, MLX5_RXT_WQ_SZ / 2);
 	maps = atomic_read(&pp_test_dma.maps);
-	KUNIT_EXPECT_EQ(test, pp_test_dma.syncs_off_range, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.syncs_off_range), 0);
 	mlx5_rxt_expect_posted(test, t);
 	for (i = 0; i < MLX5_RXT_WQ_SZ; i += 2)
 		KUNIT_EXPECT_PTR_EQ(test, mlx5_rxt_frag(t, i)->au,
@@ -962,7 +962,7 @@ static void mlx5e_rx_legacy_steady_state_maps_nothing_new(struct kunit *test)
 	mlx5_rxt_expect_posted(test, t);
 	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.maps), maps_after_first);
 	KUNIT_EXPECT_EQ(test, pp_test_dma.mapped_twice, 0);
-	KUNIT_EXPECT_EQ(test, pp_test_dma.syncs_off_range, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.syncs_off_range), 0);
 	s = mlx5_rxt_stats(t);
 	/* Two frames a page. */
 	KUNIT_EXPECT_EQ(test, s.recycle_stats.cached + s.recycle_stats.ring,
@@ -1177,7 +1177,7 @@ static void mlx5e_rx_xdp_drop_recycles_direct(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s.recycle_stats.ring, 0ULL);
 	KUNIT_EXPECT_EQ(test, s.recycle_stats.released_refcnt, 0ULL);
 	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.maps), maps);
-	KUNIT_EXPECT_EQ(test, pp_test_dma.syncs_off_range, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.syncs_off_range), 0);
 	mlx5_rxt_expect_posted(test, t);
 
 	mlx5_rxt_stop(t);
