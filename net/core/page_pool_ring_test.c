@@ -241,16 +241,26 @@ static void pp_ring_takes_ahead_across_wrap(struct kunit *test)
 #define PP_RING_TIMER_TOKENS	2000	/* per timer */
 #define PP_RING_BURST_MAX	16	/* tokens per claim, at most */
 #define PP_RING_STRESS_CPUS	4	/* a thread and a timer on each */
-#define PP_RING_STRESS_CAPACITY	64
 #define PP_RING_TIMER_NS	(20 * NSEC_PER_USEC)
 #define PP_RING_STRESS_STALL	(5 * HZ)	/* with nothing consumed */
 
 /* Up to PP_RING_STRESS_CPUS CPUs each run a thread and a hard IRQ timer
- * that both produce into one small ring, in claims of several cells, so
- * claims collide across CPUs, the ring runs full and claims come out
- * partial, and a timer lands between its own CPU's thread's claim and
- * publish.
+ * that both produce into one ring, in claims of several cells, so claims
+ * collide across CPUs and a timer lands between its own CPU's thread's
+ * claim and publish. A small ring runs full, so claims come out partial;
+ * one the consumer keeps from filling lets the threads claim back to
+ * back, which is where two claims of one cell would show.
  */
+static const unsigned int pp_ring_stress_capacities[] = { 64, 16384 };
+
+static void pp_ring_stress_desc(const unsigned int *capacity, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%u cells", *capacity);
+}
+
+KUNIT_ARRAY_PARAM(pp_ring_stress, pp_ring_stress_capacities,
+		  pp_ring_stress_desc);
+
 struct pp_ring_producer {
 	struct pp_ring *ring;
 	struct hrtimer timer;
@@ -442,18 +452,21 @@ static void pp_ring_stress_stalled(struct kunit *test,
 				   struct pp_ring_stress *s, unsigned int got)
 {
 	unsigned long head = READ_ONCE(s->ring->head);
-	unsigned long in_ring = pp_ring_stores(s->ring) - head;
+	/* Signed: a broken claim may leave tail behind head. Cells taken
+	 * ahead are counted in @got already.
+	 */
+	long in_ring = pp_ring_stores(s->ring) - head - s->ring->ahead;
 	unsigned int produced = 0, i;
 
 	for (i = 0; i < s->nr; i++)
 		/* Pairs with pp_ring_stress_store(), as in _all_done(). */
 		produced += smp_load_acquire(&s->producers[i].next);
 	KUNIT_FAIL(test,
-		   "no progress for %u s at index %lu (cell %s): %u produced, %u consumed, %lu in the ring, %ld lost",
+		   "no progress for %u s at index %lu (cell %s): %u produced, %u consumed, %ld in the ring, %ld lost",
 		   PP_RING_STRESS_STALL / HZ, head,
 		   READ_ONCE(s->ring->cells[head & s->ring->mask]) ?
 		   "published" : "unpublished", produced, got, in_ring,
-		   (long)produced - got - (long)in_ring);
+		   (long)produced - got - in_ring);
 }
 
 /* Consume until every producer is done and the ring is empty, or until
@@ -472,8 +485,15 @@ static unsigned int pp_ring_stress_consume(struct kunit *test,
 		for (i = 0; i < n; i++)
 			pp_ring_stress_check(test, s, out[i]);
 		got += n;
+		/* A consumer that takes what it took before never stalls. */
+		if (got > s->tokens) {
+			KUNIT_FAIL(test, "%u tokens taken of %u produced", got,
+				   s->tokens);
+			break;
+		}
 		if (n) {
 			stall = jiffies + PP_RING_STRESS_STALL;
+			cond_resched();
 			continue;
 		}
 		if (last_look)
@@ -498,7 +518,8 @@ static void pp_ring_many_producers_lose_nothing(struct kunit *test)
 
 	s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, s);
-	s->ring = pp_ring_test_ring(test, PP_RING_STRESS_CAPACITY);
+	s->ring = pp_ring_test_ring(test,
+				    *(const unsigned int *)test->param_value);
 
 	pp_ring_stress_start(test, s);
 	got = pp_ring_stress_consume(test, s);
@@ -711,7 +732,8 @@ static struct kunit_case pp_ring_cases[] = {
 	KUNIT_CASE(pp_ring_takes_ahead_once),
 	KUNIT_CASE(pp_ring_takes_ahead_to_capacity),
 	KUNIT_CASE(pp_ring_takes_ahead_across_wrap),
-	KUNIT_CASE(pp_ring_many_producers_lose_nothing),
+	KUNIT_CASE_PARAM(pp_ring_many_producers_lose_nothing,
+			 pp_ring_stress_gen_params),
 	KUNIT_CASE(pp_ring_store_after_destroy_frees_pool),
 	KUNIT_CASE(pp_ring_destroy_with_all_back_does_not_wait),
 	KUNIT_CASE(pp_ring_destroy_drains_stores_of_its_grace_period),

@@ -308,7 +308,7 @@ static void pp_smp_last_fragment_on_two_cpus(struct kunit *test)
 #define PP_SMP_PAIR_ROUNDS	3000
 #define PP_SMP_PAIR_HALF	32	/* pages each CPU returns per round */
 /* Written into a page while the case holds it. */
-#define PP_SMP_OUT_MARK		0x6f75742d70616765UL
+#define PP_SMP_OUT_MARK		0x6f75742dUL
 
 struct pp_smp_pair {
 	struct page_pool *pool;

@@ -19,6 +19,7 @@
 #include <linux/sched.h>
 #include <linux/spinlock.h>
 #include <linux/wait.h>
+#include <linux/workqueue.h>
 #include <net/page_pool.h>
 #include <net/xdp.h>
 
@@ -216,6 +217,22 @@ static inline void pp_test_watch_release(struct page_pool *pool,
 }
 
 /**
+ * pp_test_free_work() - the work that frees a destroyed pool
+ * @pool: the pool
+ *
+ * Return: the delayed work that retries until the pages in flight are
+ * back, whichever pool is under test.
+ */
+static inline struct delayed_work *pp_test_free_work(struct page_pool *pool)
+{
+#ifdef CONFIG_PAGE_POOL_KUNIT_TEST_BASE_POOL
+	return &pool->release_dw;
+#else
+	return &pool->free_dw;
+#endif
+}
+
+/**
  * pp_test_destroy() - drop both user references of a watched pool
  * @pool: the pool
  */
@@ -242,11 +259,12 @@ static inline bool pp_test_released(struct pp_test_release *r)
  * pool makes is visible; its maps fail at a rate on command. Where the
  * kernel has no DMA, the device gets no DMA mask.
  *
- * A recording device (pp_test_dma_register_recording(), for the drivers'
- * RX suites) also keeps, under a lock, which pages are mapped and the
- * last syncs each way, checks each sync for the device against a window
- * of the page, and fails maps by count. The pool's own suites go without:
- * a lock taken on every DMA call would order what they run on several
+ * Any of them checks each sync for the device against a window of the
+ * page, once a case sets one. A recording device
+ * (pp_test_dma_register_recording(), for the drivers' RX suites) also
+ * keeps, under a lock, which pages are mapped and the last syncs each
+ * way, and fails maps by count. The pool's own suites go without: a
+ * lock taken on every DMA call would order what they run on several
  * CPUs at once.
  */
 #define PP_TEST_DMA_LIVE	1024	/* pages a recording device tracks */

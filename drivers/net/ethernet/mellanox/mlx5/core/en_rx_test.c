@@ -1574,7 +1574,74 @@ static void mlx5e_rx_striding_linear_skbs_and_recycle(struct kunit *test)
 	mlx5_rxt_expect_released(test, t);
 }
 
-/* f. The RQ goes down while the stack still holds skbs of jumbo frames:
+/* f. A striding RQ with non-linear skbs, as for jumbo frames: the header
+ * is copied and the rest of the frame becomes a fragment of the WQE's
+ * page, which the skb holds. When the WQE's strides are used up, that
+ * page stays out of the pool until the skb is freed: the device, given
+ * the pool's pages again, must not write under the skb.
+ */
+static void mlx5e_rx_striding_nonlinear_skb_holds_its_page(struct kunit *test)
+{
+	const unsigned int len = 3000, headlen = MLX5E_RX_MAX_HEAD;
+	struct mlx5_rxt *t = mlx5_rxt_start(test, 9000, NULL, true);
+	struct mlx5e_rq *rq = t->rq;
+	struct page_pool_stats s;
+	struct mlx5e_mpw_info *wi;
+	struct sk_buff *skb;
+	struct page *page;
+	skb_frag_t *frag;
+	int i;
+
+	/* What mlx5e_rq_set_handlers() and mlx5e_get_rq_headroom() pick
+	 * when frames do not fit a stride.
+	 */
+	rq->mpwqe.skb_from_cqe_mpwrq = mlx5e_skb_from_cqe_mpwrq_nonlinear;
+	rq->buff.headroom = 0;
+	mlx5_rxt_mpw_fill(test, t, 0);
+	wi = mlx5e_get_mpw_info(rq, 0);
+	page = wi->alloc_units[0].page;
+
+	/* Two strides of the first page. */
+	mlx5_rxt_receive_mpwrq(t, 0, 0, 2, len, 7);
+	KUNIT_EXPECT_EQ(test, mlx5_rxt_poll(t, 64), 1);
+	KUNIT_ASSERT_EQ(test, skb_queue_len(&t->skbs), 1U);
+	skb = skb_peek(&t->skbs);
+	KUNIT_EXPECT_TRUE(test, skb->pp_recycle);
+	KUNIT_ASSERT_EQ(test, skb_shinfo(skb)->nr_frags, 1);
+	frag = &skb_shinfo(skb)->frags[0];
+	KUNIT_EXPECT_PTR_EQ(test, skb_frag_page(frag), page);
+	KUNIT_EXPECT_EQ(test, skb_frag_off(frag), headlen);
+	KUNIT_EXPECT_EQ(test, skb_frag_size(frag), len - headlen);
+	mlx5_rxt_expect_frame(test, skb, len, 7);
+
+	/* A filler completion uses up the rest: the WQE's other pages go
+	 * back to the cache, the skb's does not.
+	 */
+	mlx5_rxt_receive_mpwrq(t, 0, 2, MLX5_RXT_MPW_STRIDES - 2, 0, 0);
+	KUNIT_EXPECT_EQ(test, mlx5_rxt_poll(t, 64), 1);
+	s = mlx5_rxt_stats(t);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.cached,
+			(u64)MLX5_RXT_MPW_PAGES - 1);
+
+	/* The next WQE, and the device writing all of its pages. */
+	mlx5_rxt_mpw_fill(test, t, 1);
+	wi = mlx5e_get_mpw_info(rq, 1);
+	for (i = 0; i < MLX5_RXT_MPW_PAGES; i++) {
+		KUNIT_EXPECT_PTR_NE(test, wi->alloc_units[i].page, page);
+		mlx5_rxt_fill(page_pool_get_dma_addr(wi->alloc_units[i].page),
+			      PAGE_SIZE, 9, 0);
+	}
+	mlx5_rxt_expect_frame(test, skb, len, 7);
+
+	mlx5_rxt_free_skbs(t);
+	s = mlx5_rxt_stats(t);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.ring, 1ULL);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.released_refcnt, 0ULL);
+	mlx5_rxt_stop(t);
+	mlx5_rxt_expect_released(test, t);
+}
+
+/* g. The RQ goes down while the stack still holds skbs of jumbo frames:
  * the pool stays until the last of them is freed, then unmaps every page
  * once; kmemleak and DMA-API debug check the rest after the suites.
  */
@@ -1639,6 +1706,7 @@ static struct kunit_case mlx5_rxt_cases[] = {
 	KUNIT_CASE(mlx5e_rx_xdp_multibuf_drop_gives_back_every_page),
 	KUNIT_CASE(mlx5e_rx_xdp_multibuf_trim_then_drop_or_pass),
 	KUNIT_CASE(mlx5e_rx_striding_linear_skbs_and_recycle),
+	KUNIT_CASE(mlx5e_rx_striding_nonlinear_skb_holds_its_page),
 	KUNIT_CASE(mlx5e_rx_teardown_with_skbs_held_leaks_nothing),
 	{}
 };
