@@ -807,9 +807,9 @@ static void pp_dma_frag_page_reused_in_place_is_synced(struct kunit *test)
 {
 	const unsigned int size = PAGE_SIZE / 2;
 	unsigned int off, again = 1;
+	struct page *page, *reused;
 	struct pp_test_release r;
 	struct page_pool *pool;
-	struct page *page;
 	int syncs;
 
 	pool = pp_dma_pool(test, pp_test_dma.dev,
@@ -826,8 +826,9 @@ static void pp_dma_frag_page_reused_in_place_is_synced(struct kunit *test)
 	/* The pool's own share keeps the page out of its cache. */
 	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.syncs), syncs);
 
-	KUNIT_EXPECT_PTR_EQ(test, pp_dma_alloc_frag_at(pool, size, &again),
-			    page);
+	reused = pp_dma_alloc_frag_at(pool, size, &again);
+	KUNIT_ASSERT_NOT_NULL(test, reused);
+	KUNIT_EXPECT_PTR_EQ(test, reused, page);
 	KUNIT_EXPECT_EQ(test, again, 0U);
 	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.syncs), syncs + 1);
 	KUNIT_EXPECT_EQ(test, pp_test_dma.sync_addr,
@@ -835,7 +836,7 @@ static void pp_dma_frag_page_reused_in_place_is_synced(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.syncs_off_range), 0);
 	pp_test_dma.sync_hi = 0;
 
-	pp_dma_put(pool, page, -1);
+	pp_dma_put(pool, reused, -1);
 	pp_test_destroy(pool);
 	KUNIT_EXPECT_TRUE(test, pp_test_released(&r));
 	KUNIT_EXPECT_EQ(test, pp_test_dma_mapped(), 0);

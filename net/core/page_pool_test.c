@@ -247,6 +247,31 @@ static void pp_create_rejects_dma_map_without_dev(struct kunit *test)
 			   pp_dma_map_without_dev.desc);
 }
 
+/* The DMA API would refuse every map for such a device, each with a
+ * warning: the pool refuses the device at create instead.
+ */
+static void pp_create_rejects_dev_without_dma_mask(struct kunit *test)
+{
+	struct page_pool_params p = {
+		.flags = PP_FLAG_DMA_MAP,
+		.dma_dir = DMA_FROM_DEVICE,
+		.nid = NUMA_NO_NODE,
+	};
+	struct page_pool *pool;
+	struct device *dev;
+	bool refused;
+
+	dev = root_device_register("page_pool_test_nomask");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(dev));
+	p.dev = dev;
+	pool = page_pool_create(&p);
+	refused = IS_ERR(pool) && PTR_ERR(pool) == -EINVAL;
+	if (!IS_ERR_OR_NULL(pool))
+		page_pool_destroy(pool);
+	root_device_unregister(dev);
+	pp_test_xfail_base(test, refused, "DMA_MAP for a device without a DMA mask");
+}
+
 static void pp_create_rejects_sync_beyond_page(struct kunit *test)
 {
 	struct page_pool_params p = pp_sync_beyond_page.p;
@@ -1684,9 +1709,11 @@ static void pp_last_return_after_destroy_frees_pool(struct kunit *test)
 	pp_test_destroy(pool);
 	pp_return(pool, ctx->pages[0]);
 	/* One page is still out: the work runs now, whatever that return
-	 * queued, finds it and waits for its retry timer.
+	 * queued, and finds it. Its retry goes out of the way, so that only
+	 * a kick can queue it again.
 	 */
 	flush_delayed_work(free_work);
+	mod_delayed_work(system_wq, free_work, 3600 * HZ);
 	KUNIT_EXPECT_FALSE(test, completion_done(&ctx->release.released));
 	if (*how != PP_LAST_REUSABLE)
 		get_page(last);
@@ -1702,6 +1729,9 @@ static void pp_last_return_after_destroy_frees_pool(struct kunit *test)
 	}
 	kicked = !timer_pending(&free_work->timer);
 	preempt_enable();
+	/* Not kicked: the work waits an hour, so the pool is still there. */
+	if (!kicked)
+		mod_delayed_work(system_wq, free_work, 0);
 
 	KUNIT_EXPECT_TRUE(test, pp_test_released(&ctx->release));
 	if (*how != PP_LAST_REUSABLE) {
@@ -1758,6 +1788,7 @@ static struct kunit_case pp_cases[] = {
 	KUNIT_CASE(pp_create_clamps_large_pool_size),
 	KUNIT_CASE(pp_create_rejects_order_too_big),
 	KUNIT_CASE(pp_create_rejects_dma_map_without_dev),
+	KUNIT_CASE(pp_create_rejects_dev_without_dma_mask),
 	KUNIT_CASE(pp_create_rejects_sync_beyond_page),
 	KUNIT_CASE(pp_create_keeps_params),
 	KUNIT_CASE(pp_alloc_empty_pool_refills_in_bulk),

@@ -63,7 +63,8 @@ static inline bool pp_test_xfail_base(struct kunit *test, bool ok,
  */
 static inline void pp_test_pin_cpu(void)
 {
-	set_cpus_allowed_ptr(current, cpumask_of(raw_smp_processor_id()));
+	WARN_ON_ONCE(set_cpus_allowed_ptr(current,
+					  cpumask_of(raw_smp_processor_id())));
 }
 
 /**
