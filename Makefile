@@ -12,7 +12,7 @@ SECONDS ?= 60
 
 .PHONY: all run test deps kunit-um um-fpstate kunit-x86_64 kunit-kcsan selftest-um \
 	ppsim-um ppsim-x86_64 ppsim-kcsan check users bench ring-test ring-bench stress \
-	clean distclean
+	mutants clean distclean
 
 all: run
 
@@ -101,6 +101,13 @@ stress: deps
 	@scripts/summarize.py $(LOGS)/stress/*.log
 	@scripts/reliability-table.py --readme README.md $(LOGS)/*.log \
 		$(LOGS)/stress/*.log
+
+# The mutation run: each bug of scripts/mutants.txt applied in turn to a
+# scratch copy in build/mutants, and the stage it names run there. About
+# 70 minutes on two cores, so not part of 'test'. ONLY=N,N and STAGE=S
+# pick mutants.
+mutants: deps
+	@scripts/mutants.sh $(if $(ONLY),--only $(ONLY)) $(if $(STAGE),--stage $(STAGE))
 
 # Build folders are kept between runs: 'clean' drops only the logs.
 clean:
