@@ -699,6 +699,16 @@ KUNIT_ARRAY_PARAM(pp_dma_range, pp_dma_range_cases, pp_dma_range_desc);
 /* The CPU wrote this much of the buffer, from the pool's offset. */
 #define PP_DMA_DIRTY	100
 
+/* From now on, each sync for the device must cover exactly @len bytes
+ * from the pool's offset (64: see pp_dma_pool_sized()).
+ */
+static void pp_dma_expect_syncs_of(unsigned int len)
+{
+	pp_test_dma.sync_lo = 64;
+	pp_test_dma.sync_hi = 64 + len;
+	pp_test_dma.sync_exact = true;
+}
+
 /* Give back @va's share of its page the way @path does. */
 static void pp_dma_return(struct kunit *test, struct page_pool *pool,
 			  enum pp_dma_path path, void *va)
@@ -761,9 +771,7 @@ static void pp_dma_sync_range_on_return(struct kunit *test)
 	}
 	if (c->frag || c->path == PP_DMA_BULK || c->path == PP_DMA_SKB)
 		dirty = 1024;	/* max_len: see pp_dma_pool_sized() */
-	pp_test_dma.sync_lo = 64;
-	pp_test_dma.sync_hi = 64 + dirty;
-	pp_test_dma.sync_exact = true;
+	pp_dma_expect_syncs_of(dirty);
 
 	syncs = atomic_read(&pp_test_dma.syncs);
 	if (c->frag) {
@@ -817,9 +825,7 @@ static void pp_dma_frag_page_reused_in_place_is_synced(struct kunit *test)
 	page = pp_dma_alloc_frag_at(pool, size, &off);
 	KUNIT_ASSERT_NOT_NULL(test, page);
 	KUNIT_ASSERT_PTR_EQ(test, pp_dma_alloc_frag_at(pool, size, &off), page);
-	pp_test_dma.sync_lo = 64;	/* offset and max_len of the pool */
-	pp_test_dma.sync_hi = 64 + 1024;
-	pp_test_dma.sync_exact = true;
+	pp_dma_expect_syncs_of(1024);	/* the pool's max_len */
 	syncs = atomic_read(&pp_test_dma.syncs);
 	pp_dma_put(pool, page, PP_DMA_DIRTY);
 	pp_dma_put(pool, page, PP_DMA_DIRTY);
@@ -881,9 +887,7 @@ static void pp_dma_bulk_mix(struct kunit *test)
 		for (i = 0; i < PP_DMA_MIX_PAGES; i++)
 			if (i != held || !j)
 				data[n++] = va[i][j];
-	pp_test_dma.sync_lo = 64;	/* offset and max_len of the pool */
-	pp_test_dma.sync_hi = 64 + 1024;
-	pp_test_dma.sync_exact = true;
+	pp_dma_expect_syncs_of(1024);	/* the pool's max_len */
 	syncs = atomic_read(&pp_test_dma.syncs);
 	unmaps = atomic_read(&pp_test_dma.unmaps);
 	page_pool_put_page_bulk(pool, data, n);

@@ -197,6 +197,14 @@ static const struct pp_bad_param pp_dma_map_without_dev = {
 	.p = { .flags = PP_FLAG_DMA_MAP },
 };
 
+/* The DMA API would refuse every map for such a device, each with a
+ * warning: the pool refuses the device at create instead.
+ */
+static const struct pp_bad_param pp_dev_without_dma_mask = {
+	.desc = "DMA_MAP for a device without a DMA mask", .err = -EINVAL,
+	.p = { .flags = PP_FLAG_DMA_MAP, .dma_dir = DMA_FROM_DEVICE },
+};
+
 static const struct pp_bad_param pp_sync_beyond_page = {
 	.desc = "offset + max_len beyond the page", .err = -EINVAL,
 	.needs_dev = true,
@@ -204,14 +212,16 @@ static const struct pp_bad_param pp_sync_beyond_page = {
 	       .offset = 256, .max_len = PAGE_SIZE },
 };
 
-/* Create with @b's parameters; true if refused with the right error. */
-static bool pp_create_refuses(const struct pp_bad_param *b)
+/* Create with @b's parameters for @dev; true if refused with the right
+ * error.
+ */
+static bool pp_create_refuses_for(const struct pp_bad_param *b,
+				  struct device *dev)
 {
 	struct page_pool_params p = b->p;
 	struct page_pool *pool;
 
-	if (b->needs_dev)
-		p.dev = pp_test_dev;
+	p.dev = dev;
 	p.nid = NUMA_NO_NODE;
 	pool = page_pool_create(&p);
 	if (IS_ERR(pool))
@@ -219,6 +229,11 @@ static bool pp_create_refuses(const struct pp_bad_param *b)
 	if (pool)
 		page_pool_destroy(pool);
 	return false;
+}
+
+static bool pp_create_refuses(const struct pp_bad_param *b)
+{
+	return pp_create_refuses_for(b, b->needs_dev ? pp_test_dev : NULL);
 }
 
 static void pp_bad_param_desc(const struct pp_bad_param *b, char *desc)
@@ -247,29 +262,15 @@ static void pp_create_rejects_dma_map_without_dev(struct kunit *test)
 			   pp_dma_map_without_dev.desc);
 }
 
-/* The DMA API would refuse every map for such a device, each with a
- * warning: the pool refuses the device at create instead.
- */
 static void pp_create_rejects_dev_without_dma_mask(struct kunit *test)
 {
-	struct page_pool_params p = {
-		.flags = PP_FLAG_DMA_MAP,
-		.dma_dir = DMA_FROM_DEVICE,
-		.nid = NUMA_NO_NODE,
-	};
-	struct page_pool *pool;
-	struct device *dev;
+	struct device *dev = root_device_register("page_pool_test_nomask");
 	bool refused;
 
-	dev = root_device_register("page_pool_test_nomask");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(dev));
-	p.dev = dev;
-	pool = page_pool_create(&p);
-	refused = IS_ERR(pool) && PTR_ERR(pool) == -EINVAL;
-	if (!IS_ERR_OR_NULL(pool))
-		page_pool_destroy(pool);
+	refused = pp_create_refuses_for(&pp_dev_without_dma_mask, dev);
 	root_device_unregister(dev);
-	pp_test_xfail_base(test, refused, "DMA_MAP for a device without a DMA mask");
+	pp_test_xfail_base(test, refused, pp_dev_without_dma_mask.desc);
 }
 
 static void pp_create_rejects_sync_beyond_page(struct kunit *test)
@@ -1149,19 +1150,21 @@ static void pp_refill_waives_a_batch_at_most(struct kunit *test)
 	struct page_pool_params p = pp_params(0);
 	struct page_pool *pool;
 	struct page *a;
+	int to;
 
 	if (num_online_nodes() < 2)
 		kunit_skip(test, "needs two online NUMA nodes");
 	pp_need_stats(test);
 	p.nid = numa_node_id();
+	to = pp_remote_node();
 	p.pool_size = 256;
 	pool = pp_ctx_create(test, &p);
 	pp_cycle_through_ring(test, pool, 200);
 
-	page_pool_update_nid(pool, pp_remote_node());
+	page_pool_update_nid(pool, to);
 	a = pp_test_alloc(pool);
 	KUNIT_ASSERT_NOT_NULL(test, a);
-	KUNIT_EXPECT_EQ(test, page_to_nid(a), pp_remote_node());
+	KUNIT_EXPECT_EQ(test, page_to_nid(a), to);
 #ifdef CONFIG_PAGE_POOL_STATS
 	{
 		u64 waived = pp_test_stats(pool).alloc_stats.waive;
