@@ -43,8 +43,8 @@ for f in Kbuild bench_page_pool.c; do
 done
 
 if [ "$src" = "$kbuild" ]; then
-	make -s -C "$kbuild" ARCH="$ARCH" M="$out" modules >&2
+	make -s -C "$kbuild" ARCH="$ARCH" NM="$KBUILD_NM" M="$out" modules >&2
 else
-	make -s -C "$src" O="$kbuild" ARCH="$ARCH" M="$out" modules >&2
+	make -s -C "$src" O="$kbuild" ARCH="$ARCH" NM="$KBUILD_NM" M="$out" modules >&2
 fi
 echo "$out/bench_page_pool.ko"

@@ -35,7 +35,7 @@ frags="$frags $pool_frag ${EXTRA_CONFIGS:-}"
 "$top/scripts/prepare-tree.sh" "$variant" >&2
 
 kmake() {
-	make -s -C "$src" O="$out" ARCH="$karch" "$@"
+	make -s -C "$src" O="$out" ARCH="$karch" NM="$KBUILD_NM" "$@"
 }
 
 mkdir -p "$out"

@@ -28,3 +28,12 @@ case " ${KCFLAGS:-} " in
 *) KCFLAGS="${KCFLAGS:+$KCFLAGS }-fmacro-prefix-map=../src-ours/= -fmacro-prefix-map=../src-base/=" ;;
 esac
 export KCFLAGS
+# Binutils' nm loads every plugin in /usr/lib/bfd-plugins each time it
+# starts, LLVM's gold plugin (there wherever clang is) included: 0.1 s a
+# run, and kbuild runs nm on every object it compiles (check-local-export),
+# a third of a kernel build's time on a warm cache. gcc-nm names gcc's own
+# plugin, so nm loads only that one, and prints the same. Kernel makes
+# take NM="$KBUILD_NM".
+KBUILD_NM="nm"
+command -v gcc-nm >/dev/null 2>&1 && KBUILD_NM=gcc-nm
+export KBUILD_NM

@@ -146,7 +146,7 @@ for of in $objs; do
 	# gcc warns only when it compiles: an object left by the last
 	# check, which build-kernel.sh need not rebuild, would pass unseen.
 	rm -f "$out/$o"
-	r=$(make -s -C "$src" O="$out" W=1 C=2 "$o" 2>&1 | grep -F "$f" |
+	r=$(make -s -C "$src" O="$out" NM="$KBUILD_NM" W=1 C=2 "$o" 2>&1 | grep -F "$f" |
 		grep -E 'warning|error')
 	[ -z "$r" ] && { result 0 "W=1 and sparse $f"; continue; }
 	echo "$r" | sed 's/^/# /'

@@ -39,7 +39,7 @@ configure() {
 
 # compile VARIANT OUT FILE: build FILE's object in that tree.
 compile() {
-	make -s -C "$top/build/src-$1" O="$2" ARCH=x86_64 -j"$jobs" "${3%.c}.o" 2>&1
+	make -s -C "$top/build/src-$1" O="$2" ARCH=x86_64 NM="$KBUILD_NM" -j"$jobs" "${3%.c}.o" 2>&1
 }
 
 echo "TAP version 13"
