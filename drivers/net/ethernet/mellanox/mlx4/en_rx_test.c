@@ -50,6 +50,28 @@
 #define MLX4_RXT_SKB_BATCH	4
 /* TX building blocks per XDP_TX frame (en_tx.c's MLX4_EN_XDP_TX_NRTXBB). */
 #define MLX4_RXT_XDP_TXBBS	1
+/* The stride of a buffer up to 2 KiB: two to a 4 KiB page. */
+#define MLX4_RXT_STRIDE		2048
+/* A 1500-byte MTU's buffer: 1522 bytes (VLAN tags and all), after
+ * NET_SKB_PAD and before the skb_shared_info, in MLX4_RXT_STRIDE.
+ */
+#define MLX4_RXT_EFF_1500	1522
+/* The largest MTU whose frames fit four buffers of 2 KiB: 7808 bytes,
+ * 1664 in the first.
+ */
+#define MLX4_RXT_MTU_SHARED	7786
+
+/* The expected values are for x86_64: 4 KiB pages, 64-byte cache lines
+ * (NET_SKB_PAD) and a 320-byte skb_shared_info.
+ */
+static void mlx4_rxt_assume_x86_64(struct kunit *test)
+{
+	unsigned long page_size = PAGE_SIZE;
+
+	if (page_size != SZ_4K || NET_SKB_PAD != 64 ||
+	    SKB_DATA_ALIGN(sizeof(struct skb_shared_info)) != 320)
+		kunit_skip(test, "the expected layouts are x86_64's");
+}
 
 /* One port with one RX ring, as mlx4_en_start_port() leaves it. */
 struct mlx4_rxt {
@@ -81,6 +103,8 @@ static struct mlx4_rxt *mlx4_rxt_start(struct kunit *test, int mtu,
 	struct mlx4_rxt *t;
 	int i;
 
+	if (!prog)
+		mlx4_rxt_assume_x86_64(test);
 	t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, t);
 	skb_queue_head_init(&t->skbs);
@@ -149,15 +173,21 @@ static struct mlx4_rxt *mlx4_rxt_start(struct kunit *test, int mtu,
 	priv->rx_ring[0] = ring;
 	priv->rx_cq[0] = cq;
 
-	/* The pool syncs every page for the device over the longest buffer,
-	 * from the headroom on.
+	/* The pool syncs a shared page for the device whole, and a page of
+	 * one buffer over the longest buffer, from the headroom on.
 	 */
-	pp_test_dma.sync_lo = priv->rx_headroom;
-	pp_test_dma.sync_hi = priv->rx_headroom;
-	for (i = 0; i < priv->num_frags; i++)
-		pp_test_dma.sync_hi = max_t(unsigned int, pp_test_dma.sync_hi,
-					    priv->rx_headroom +
-					    priv->frag_info[i].frag_size);
+	if (!prog && mtu <= MLX4_RXT_MTU_SHARED) {
+		pp_test_dma.sync_lo = 0;
+		pp_test_dma.sync_hi = PAGE_SIZE;
+	} else {
+		pp_test_dma.sync_lo = priv->rx_headroom;
+		pp_test_dma.sync_hi = priv->rx_headroom;
+		for (i = 0; i < priv->num_frags; i++)
+			pp_test_dma.sync_hi = max_t(unsigned int,
+						    pp_test_dma.sync_hi,
+						    priv->rx_headroom +
+						    priv->frag_info[i].frag_size);
+	}
 	pp_test_dma.sync_exact = true;
 
 	KUNIT_ASSERT_EQ(test, mlx4_en_activate_rx_rings(priv), 0);
@@ -311,9 +341,67 @@ static struct bpf_prog *mlx4_rxt_xdp_prog(struct kunit *test, u32 act)
 	return prog;
 }
 
-/* Activation posts one pool page per buffer, mapped once by the pool and
- * synced for the device over the buffer, and writes its DMA address past
- * the headroom into the descriptor.
+/* The buffer layouts mlx4_en_calc_rx_buf() picks, for 4 KiB pages and
+ * for 64 KiB ones (ppc64le and arm64 hosts; computed with x86_64's cache
+ * line and skb_shared_info): buffers of one stride share pages, 2 KiB
+ * unless four of those cannot hold the frame, so that a 1500-byte frame
+ * costs 2 KiB of truesize, 1920 bytes on 64 KiB pages; whole pages only
+ * with XDP or when half a page is not enough.
+ */
+static void mlx4_rx_layout_shares_pages(struct kunit *test)
+{
+	static const struct {
+		int mtu;
+		unsigned int headroom;
+		unsigned int page_size;
+		bool whole_pages;
+		int n;
+		struct mlx4_en_frag_info info[MLX4_EN_MAX_RX_FRAGS];
+	} c[] = {
+		{ 1500, 64, SZ_4K, false, 1, { { 1522, 2048 } } },
+		{ 4000, 64, SZ_4K, false, 3,
+		  { { 1664, 2048 }, { 2048, 2048 }, { 310, 2048 } } },
+		{ MLX4_RXT_MTU_SHARED, 64, SZ_4K, false, 4,
+		  { { 1664, 2048 }, { 2048, 2048 }, { 2048, 2048 },
+		    { 2048, 2048 } } },
+		/* One byte more: 4 KiB buffers, which a page does not share. */
+		{ MLX4_RXT_MTU_SHARED + 1, 64, SZ_4K, false, 3,
+		  { { 3712, 4096 }, { 4032, 4096 }, { 65, 4096 } } },
+		{ 9000, 64, SZ_4K, false, 3,
+		  { { 3712, 4096 }, { 4032, 4096 }, { 1278, 4096 } } },
+		/* XDP: a page of its own, XDP's headroom. */
+		{ 1500, 256, SZ_4K, true, 1, { { 1522, 4096 } } },
+		{ 1500, 64, SZ_64K, false, 1, { { 1522, 1920 } } },
+		{ 4000, 64, SZ_64K, false, 3,
+		  { { 1664, 2048 }, { 2048, 2048 }, { 310, 2048 } } },
+		{ 9000, 64, SZ_64K, false, 3,
+		  { { 3712, 4096 }, { 4096, 4096 }, { 1214, 4096 } } },
+		{ 1500, 256, SZ_64K, true, 1, { { 1522, 65536 } } },
+	};
+	int i, j;
+
+	mlx4_rxt_assume_x86_64(test);
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
+		struct mlx4_en_frag_info info[MLX4_EN_MAX_RX_FRAGS] = {};
+		int n = mlx4_en_layout_rx_bufs(info, MLX4_EN_EFF_MTU(c[i].mtu),
+					       c[i].headroom, c[i].page_size,
+					       c[i].whole_pages);
+
+		KUNIT_EXPECT_EQ_MSG(test, n, c[i].n, "case %d", i);
+		for (j = 0; j < c[i].n; j++) {
+			KUNIT_EXPECT_EQ_MSG(test, info[j].frag_size,
+					    c[i].info[j].frag_size,
+					    "case %d buffer %d", i, j);
+			KUNIT_EXPECT_EQ_MSG(test, info[j].frag_stride,
+					    c[i].info[j].frag_stride,
+					    "case %d buffer %d", i, j);
+		}
+	}
+}
+
+/* Activation posts two buffers a pool page, each page mapped once by the
+ * pool and synced for the device whole, and writes each buffer's DMA
+ * address, past the headroom, into its descriptor.
  */
 static void mlx4_rx_activate_posts_pool_pages(struct kunit *test)
 {
@@ -325,8 +413,8 @@ static void mlx4_rx_activate_posts_pool_pages(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, priv->num_frags, 1);
 	KUNIT_EXPECT_EQ(test, priv->rx_headroom, NET_SKB_PAD);
 	KUNIT_EXPECT_EQ(test, priv->dma_dir, DMA_FROM_DEVICE);
-	KUNIT_EXPECT_EQ(test, (int)priv->frag_info[0].frag_size,
-			MLX4_EN_EFF_MTU(1500));
+	KUNIT_EXPECT_EQ(test, priv->frag_info[0].frag_size, MLX4_RXT_EFF_1500);
+	KUNIT_EXPECT_EQ(test, priv->frag_info[0].frag_stride, MLX4_RXT_STRIDE);
 	KUNIT_ASSERT_NOT_NULL(test, ring->pp);
 	KUNIT_EXPECT_EQ(test, ring->actual_size, ring->size);
 	KUNIT_EXPECT_EQ(test, ring->prod, ring->size);
@@ -339,14 +427,22 @@ static void mlx4_rx_activate_posts_pool_pages(struct kunit *test)
 
 		KUNIT_ASSERT_NOT_NULL(test, frags[0].page);
 		KUNIT_EXPECT_TRUE(test, pp_test_owns(ring->pp, frags[0].page));
+		/* Descriptors 2k and 2k + 1 share a page. */
+		KUNIT_EXPECT_PTR_EQ(test, frags[0].page,
+				    mlx4_rxt_frags(t, i & ~1U)[0].page);
+		if (i & 1)
+			KUNIT_EXPECT_PTR_NE(test, frags[0].page,
+					    mlx4_rxt_frags(t, i + 1)[0].page);
 		KUNIT_EXPECT_EQ(test, be64_to_cpu(rx_desc->data[0].addr),
 				(u64)page_pool_get_dma_addr(frags[0].page) +
-				NET_SKB_PAD);
+				(i & 1) * MLX4_RXT_STRIDE + NET_SKB_PAD);
 		KUNIT_EXPECT_EQ(test, be32_to_cpu(rx_desc->data[0].byte_count),
 				(u32)priv->frag_info[0].frag_size);
 	}
-	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.maps), MLX4_RXT_RING_SIZE);
-	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.syncs), MLX4_RXT_RING_SIZE);
+	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.maps),
+			MLX4_RXT_RING_SIZE / 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.syncs),
+			MLX4_RXT_RING_SIZE / 2);
 	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.syncs_off_range), 0);
 
 	mlx4_rxt_stop(t);
@@ -354,8 +450,9 @@ static void mlx4_rx_activate_posts_pool_pages(struct kunit *test)
 }
 
 /* A frame that fits one buffer becomes an skb built around the posted
- * page, the frame at the headroom, marked for recycling; freeing it
- * puts the page back in the pool.
+ * buffer, the frame at the headroom, marked for recycling, with the
+ * buffer's 2 KiB as its truesize; a page goes back to the pool when the
+ * skbs of both its buffers are freed.
  */
 static void mlx4_rx_linear_frame_builds_skb_on_pool_page(struct kunit *test)
 {
@@ -373,6 +470,8 @@ static void mlx4_rx_linear_frame_builds_skb_on_pool_page(struct kunit *test)
 		pages[i] = mlx4_rxt_frags(t, i)[0].page;
 		mlx4_rxt_receive(t, lens[i], i, 0, 0);
 	}
+	KUNIT_EXPECT_PTR_EQ(test, pages[1], pages[0]);
+	KUNIT_EXPECT_PTR_EQ(test, pages[3], pages[2]);
 	KUNIT_EXPECT_EQ(test, mlx4_rxt_poll(t, 64), MLX4_RXT_SKB_BATCH);
 	KUNIT_ASSERT_EQ(test, skb_queue_len(&t->skbs), MLX4_RXT_SKB_BATCH);
 	KUNIT_EXPECT_EQ(test, t->ring->packets, (unsigned long)MLX4_RXT_SKB_BATCH);
@@ -382,16 +481,19 @@ static void mlx4_rx_linear_frame_builds_skb_on_pool_page(struct kunit *test)
 	/* The last frame's buffer was synced for the CPU over the frame. */
 	sync = pp_test_dma_last(&pp_test_dma.cpu_log);
 	KUNIT_EXPECT_EQ(test, pp_test_dma.cpu_log.n, MLX4_RXT_SKB_BATCH);
-	KUNIT_EXPECT_EQ(test, sync.addr,
-			page_pool_get_dma_addr(pages[3]) + NET_SKB_PAD);
+	KUNIT_EXPECT_EQ(test, sync.addr, page_pool_get_dma_addr(pages[3]) +
+			MLX4_RXT_STRIDE + NET_SKB_PAD);
 	KUNIT_EXPECT_EQ(test, sync.size, (size_t)lens[3]);
 
 	i = 0;
 	skb_queue_walk(&t->skbs, skb) {
 		KUNIT_EXPECT_PTR_EQ(test, (void *)skb->head,
-				    page_address(pages[i]));
+				    page_address(pages[i]) +
+				    (i & 1) * MLX4_RXT_STRIDE);
 		KUNIT_EXPECT_EQ(test, skb_mac_header(skb) - skb->head,
 				NET_SKB_PAD);
+		KUNIT_EXPECT_EQ(test, skb->truesize, MLX4_RXT_STRIDE +
+				SKB_DATA_ALIGN(sizeof(struct sk_buff)));
 		KUNIT_EXPECT_FALSE(test, skb_is_nonlinear(skb));
 		KUNIT_EXPECT_TRUE(test, skb->pp_recycle);
 		KUNIT_EXPECT_EQ(test, skb_get_rx_queue(skb), 0);
@@ -402,11 +504,15 @@ static void mlx4_rx_linear_frame_builds_skb_on_pool_page(struct kunit *test)
 		i++;
 	}
 
+	/* The first skb's page waits for the second's. */
 	before = mlx4_rxt_stats(t);
+	kfree_skb(__skb_dequeue(&t->skbs));
+	after = mlx4_rxt_stats(t);
+	KUNIT_EXPECT_EQ(test, after.recycle_stats.ring, before.recycle_stats.ring);
 	mlx4_rxt_free_skbs(t);
 	after = mlx4_rxt_stats(t);
 	KUNIT_EXPECT_EQ(test, after.recycle_stats.ring -
-			before.recycle_stats.ring, (u64)MLX4_RXT_SKB_BATCH);
+			before.recycle_stats.ring, (u64)MLX4_RXT_SKB_BATCH / 2);
 	KUNIT_EXPECT_EQ(test, after.recycle_stats.released_refcnt, 0ULL);
 	KUNIT_EXPECT_EQ(test, after.recycle_stats.ring_full, 0ULL);
 
@@ -416,7 +522,8 @@ static void mlx4_rx_linear_frame_builds_skb_on_pool_page(struct kunit *test)
 
 /* Lap after lap of the ring, with the stack freeing each batch: once the
  * pool has what it needs, no page is mapped again, none is released,
- * and every sync for the device covers the buffer from the headroom.
+ * every page comes back once both its buffers have, and every sync for
+ * the device covers the page.
  */
 static void mlx4_rx_steady_state_maps_nothing_new(struct kunit *test)
 {
@@ -454,7 +561,7 @@ static void mlx4_rx_steady_state_maps_nothing_new(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.syncs_off_range), 0);
 	s = mlx4_rxt_stats(t);
 	KUNIT_EXPECT_EQ(test, s.recycle_stats.ring,
-			4ULL * MLX4_RXT_RING_SIZE);
+			4ULL * MLX4_RXT_RING_SIZE / 2);
 	KUNIT_EXPECT_EQ(test, s.recycle_stats.ring_full, 0ULL);
 	KUNIT_EXPECT_EQ(test, s.recycle_stats.released_refcnt, 0ULL);
 	KUNIT_EXPECT_EQ(test, t->ring->packets, 4UL * MLX4_RXT_RING_SIZE);
@@ -535,8 +642,73 @@ static void mlx4_rx_jumbo_frame_gets_pool_page_frags(struct kunit *test)
 	pp_test_dma_expect_unmapped(test);
 }
 
-/* Frames the hardware flags as bad never reach an skb: their pages go
- * straight back to the pool's cache and are posted again.
+/* At MTU 4000 a frame spans three buffers of one 2 KiB stride, 1664 +
+ * 2048 + 310 bytes, which the pool packs two to a page: the skb is built
+ * on the first, and the second, in the same page, and the third, at the
+ * start of the next, hang on it as fragments. Each buffer counts 2 KiB
+ * of truesize, and a page goes back to the pool when both its buffers
+ * have: the next descriptor's first buffer holds the second page.
+ */
+static void mlx4_rx_multi_buffer_frame_shares_pages(struct kunit *test)
+{
+	static const unsigned int size[3] = { 1664, 2048, 310 };
+	const unsigned int offset[3] = { NET_SKB_PAD, 2048, 0 };
+	struct mlx4_rxt *t = mlx4_rxt_start(test, 4000, NULL);
+	struct mlx4_en_rx_alloc *frags = mlx4_rxt_frags(t, 0);
+	struct page *pages[3];
+	struct page_pool_stats s;
+	struct sk_buff *skb;
+	unsigned int len = 4000;
+	int i;
+
+	KUNIT_ASSERT_EQ(test, t->priv->num_frags, 3);
+	for (i = 0; i < 3; i++) {
+		KUNIT_EXPECT_EQ(test, t->priv->frag_info[i].frag_size, size[i]);
+		KUNIT_EXPECT_EQ(test, t->priv->frag_info[i].frag_stride,
+				MLX4_RXT_STRIDE);
+		KUNIT_EXPECT_EQ(test, frags[i].page_offset, offset[i]);
+		pages[i] = frags[i].page;
+	}
+	KUNIT_EXPECT_PTR_EQ(test, pages[1], pages[0]);
+	KUNIT_EXPECT_PTR_NE(test, pages[2], pages[0]);
+	KUNIT_EXPECT_PTR_EQ(test, mlx4_rxt_frags(t, 1)[0].page, pages[2]);
+	KUNIT_EXPECT_EQ(test, mlx4_rxt_frags(t, 1)[0].page_offset,
+			2048U + NET_SKB_PAD);
+	/* Three buffers a descriptor, two a page. */
+	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.maps),
+			3 * MLX4_RXT_RING_SIZE / 2);
+
+	mlx4_rxt_receive(t, len, 5, 0, 0);
+	KUNIT_EXPECT_EQ(test, mlx4_rxt_poll(t, 64), 1);
+	KUNIT_ASSERT_EQ(test, skb_queue_len(&t->skbs), 1U);
+	skb = skb_peek(&t->skbs);
+	KUNIT_EXPECT_PTR_EQ(test, (void *)skb->head, page_address(pages[0]));
+	KUNIT_EXPECT_EQ(test, skb_headlen(skb) + ETH_HLEN, size[0]);
+	KUNIT_ASSERT_EQ(test, skb_shinfo(skb)->nr_frags, 2);
+	for (i = 0; i < 2; i++) {
+		skb_frag_t *f = &skb_shinfo(skb)->frags[i];
+
+		KUNIT_EXPECT_PTR_EQ(test, skb_frag_page(f), pages[i + 1]);
+		KUNIT_EXPECT_EQ(test, skb_frag_off(f), offset[i + 1]);
+	}
+	KUNIT_EXPECT_EQ(test, skb_frag_size(&skb_shinfo(skb)->frags[1]),
+			len - size[0] - size[1]);
+	KUNIT_EXPECT_EQ(test, skb->truesize, 3 * MLX4_RXT_STRIDE +
+			SKB_DATA_ALIGN(sizeof(struct sk_buff)));
+	mlx4_rxt_expect_frame(test, skb, len, 5);
+
+	mlx4_rxt_free_skbs(t);
+	s = mlx4_rxt_stats(t);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.ring, 1ULL);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.released_refcnt, 0ULL);
+
+	mlx4_rxt_stop(t);
+	pp_test_dma_expect_unmapped(test);
+}
+
+/* Frames the hardware flags as bad never reach an skb: their buffers go
+ * straight back to the pool, each page to its cache with its second
+ * buffer, and the refill posts the pages again.
  */
 static void mlx4_rx_bad_frames_recycle_in_napi(struct kunit *test)
 {
@@ -551,14 +723,15 @@ static void mlx4_rx_bad_frames_recycle_in_napi(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mlx4_rxt_poll(t, 64), 8);
 	KUNIT_EXPECT_EQ(test, skb_queue_len(&t->skbs), 0U);
 	s = mlx4_rxt_stats(t);
-	KUNIT_EXPECT_EQ(test, s.recycle_stats.cached, 8ULL);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.cached, 4ULL);
 	KUNIT_EXPECT_EQ(test, s.recycle_stats.released_refcnt, 0ULL);
 	/* Eight missing buffers: the ring refilled them from the cache. */
 	KUNIT_EXPECT_EQ(test, t->ring->prod - t->ring->cons,
 			(u32)MLX4_RXT_RING_SIZE);
-	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.maps), MLX4_RXT_RING_SIZE);
+	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.maps),
+			MLX4_RXT_RING_SIZE / 2);
 	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.syncs),
-			MLX4_RXT_RING_SIZE + 8);
+			MLX4_RXT_RING_SIZE / 2 + 4);
 	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.syncs_off_range), 0);
 
 	mlx4_rxt_stop(t);
@@ -813,10 +986,12 @@ static void mlx4_rxt_suite_exit(struct kunit_suite *suite)
 }
 
 static struct kunit_case mlx4_rxt_cases[] = {
+	KUNIT_CASE(mlx4_rx_layout_shares_pages),
 	KUNIT_CASE(mlx4_rx_activate_posts_pool_pages),
 	KUNIT_CASE(mlx4_rx_linear_frame_builds_skb_on_pool_page),
 	KUNIT_CASE(mlx4_rx_steady_state_maps_nothing_new),
 	KUNIT_CASE(mlx4_rx_jumbo_frame_gets_pool_page_frags),
+	KUNIT_CASE(mlx4_rx_multi_buffer_frame_shares_pages),
 	KUNIT_CASE(mlx4_rx_bad_frames_recycle_in_napi),
 	KUNIT_CASE(mlx4_rx_xdp_drop_recycles_direct),
 	KUNIT_CASE(mlx4_rx_xdp_pass_builds_skb),
