@@ -494,8 +494,10 @@ built_files() {
 	esac | xargs -r -n1 basename
 }
 
-# ran_suite GLOB OUT: whether summarize.py's table in OUT has a row for a
-# suite GLOB matches, with cases run.
+# ran_suite GLOB OUT LOG: whether a suite GLOB matches ran: summarize.py's
+# table in OUT has a row for it, with cases run, or the console LOG has
+# its KTAP header, for a kernel that died inside the suite (its table
+# then has a row for the log alone).
 ran_suite() {
 	local suite count rest
 	while read -r suite count rest; do
@@ -503,6 +505,10 @@ ran_suite() {
 		[[ $suite == $1 && $count =~ ^[0-9]+$ && $rest == passed,* ]] &&
 			return 0
 	done < "$2"
+	while read -r suite; do
+		# shellcheck disable=SC2053 # GLOB is a pattern
+		[[ $suite == $1 ]] && return 0
+	done < <(sed -n 's/^[[:space:]]*# Subtest: \([^[:space:]]*\).*/\1/p' "$3")
 	return 1
 }
 
@@ -561,7 +567,7 @@ run() {
 	if "$tree/scripts/summarize.py" "$log" >> "$out" 2>&1; then
 		verdict=survived
 	elif [ "${stage#kunit-}" != "$stage" ] && [ -n "$filter" ] &&
-	     ! ran_suite "$filter" "$out"; then
+	     ! ran_suite "$filter" "$out" "$log"; then
 		verdict=ERROR
 		detail="no suite matching $filter ran: $out"
 	else
