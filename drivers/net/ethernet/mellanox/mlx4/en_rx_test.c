@@ -738,6 +738,91 @@ static void mlx4_rx_bad_frames_recycle_in_napi(struct kunit *test)
 	pp_test_dma_expect_unmapped(test);
 }
 
+/* A completion that counts more bytes than the buffers posted hold (a
+ * length from the wire, a device fault, a runt shorter than the FCS the
+ * driver takes off) or fewer than an Ethernet header is dropped and
+ * counted, its buffer back in the pool, and the ring goes on; a frame
+ * that fills the buffer exactly is not, with or without an FCS to take
+ * off.
+ */
+static void mlx4_rx_byte_count_over_buffers_is_dropped(struct kunit *test)
+{
+	struct mlx4_rxt *t = mlx4_rxt_start(test, 1500, NULL);
+	struct page_pool_stats s;
+
+	/* The device writes the 1522 bytes posted and reports 1526. */
+	mlx4_rxt_receive(t, MLX4_RXT_EFF_1500 + ETH_FCS_LEN, 1, 0, 0);
+	mlx4_rxt_receive(t, MLX4_RXT_EFF_1500, 2, 0, 0);
+	mlx4_rxt_receive(t, ETH_HLEN - 1, 3, 0, 0);
+	KUNIT_EXPECT_EQ(test, mlx4_rxt_poll(t, 64), 3);
+	KUNIT_EXPECT_EQ(test, t->ring->dropped, 2UL);
+	KUNIT_EXPECT_EQ(test, t->ring->packets, 1UL);
+	KUNIT_ASSERT_EQ(test, skb_queue_len(&t->skbs), 1U);
+	mlx4_rxt_expect_frame(test, skb_peek(&t->skbs), MLX4_RXT_EFF_1500, 2);
+
+	/* With the FCS kept, two bytes wrap below zero once the driver
+	 * takes four off; a full frame and its FCS still fit.
+	 */
+	t->ring->fcs_del = ETH_FCS_LEN;
+	mlx4_rxt_receive(t, 2, 4, 0, 0);
+	mlx4_rxt_receive(t, MLX4_RXT_EFF_1500 + ETH_FCS_LEN, 5, 0, 0);
+	KUNIT_EXPECT_EQ(test, mlx4_rxt_poll(t, 64), 2);
+	KUNIT_EXPECT_EQ(test, t->ring->dropped, 3UL);
+	KUNIT_ASSERT_EQ(test, skb_queue_len(&t->skbs), 2U);
+	mlx4_rxt_expect_frame(test, skb_peek_tail(&t->skbs),
+			      MLX4_RXT_EFF_1500, 5);
+
+	/* The drops gave their buffers back: the page of descriptors 2 and
+	 * 3 went to the cache with the second of them, and that of 0 and 1
+	 * goes to the ring with the skb of 1.
+	 */
+	s = mlx4_rxt_stats(t);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.cached, 1ULL);
+	mlx4_rxt_free_skbs(t);
+	s = mlx4_rxt_stats(t);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.ring, 1ULL);
+
+	mlx4_rxt_stop(t);
+	pp_test_dma_expect_unmapped(test);
+}
+
+/* The ring's pool follows the node its NAPI runs on: a poll on this CPU
+ * (the case is pinned) brings a pool set to another node back to this
+ * CPU's, and the refill posts pages of this node.
+ */
+static void mlx4_rx_pool_follows_napi_node(struct kunit *test)
+{
+	int here = numa_mem_id();
+	int away = next_online_node(here);
+	struct mlx4_rxt *t;
+	int i;
+
+	if (away >= MAX_NUMNODES)
+		away = first_online_node;
+	if (away == here)
+		kunit_skip(test, "one NUMA node");
+	t = mlx4_rxt_start(test, 1500, NULL);
+	page_pool_update_nid(t->ring->pp, away);
+	KUNIT_ASSERT_EQ(test, t->ring->pp->p.nid, away);
+
+	/* Eight buffers gone: the second poll refills them, from pages the
+	 * pool has to allocate.
+	 */
+	for (i = 0; i < 2 * MLX4_RXT_SKB_BATCH; i++) {
+		mlx4_rxt_receive(t, 100, i, 0, 0);
+		if (i % MLX4_RXT_SKB_BATCH == MLX4_RXT_SKB_BATCH - 1)
+			KUNIT_EXPECT_EQ(test, mlx4_rxt_poll(t, 64),
+					MLX4_RXT_SKB_BATCH);
+	}
+	KUNIT_EXPECT_EQ(test, t->ring->pp->p.nid, here);
+	KUNIT_ASSERT_NOT_NULL(test, mlx4_rxt_frags(t, 0)[0].page);
+	KUNIT_EXPECT_EQ(test, page_to_nid(mlx4_rxt_frags(t, 0)[0].page), here);
+
+	mlx4_rxt_free_skbs(t);
+	mlx4_rxt_stop(t);
+	pp_test_dma_expect_unmapped(test);
+}
+
 /* XDP_DROP: the program sees the frame in a page mapped both ways with
  * XDP's headroom; the page goes back to the pool's cache from NAPI,
  * synced for the device, and the refill takes it from there, so laps
@@ -993,6 +1078,8 @@ static struct kunit_case mlx4_rxt_cases[] = {
 	KUNIT_CASE(mlx4_rx_jumbo_frame_gets_pool_page_frags),
 	KUNIT_CASE(mlx4_rx_multi_buffer_frame_shares_pages),
 	KUNIT_CASE(mlx4_rx_bad_frames_recycle_in_napi),
+	KUNIT_CASE(mlx4_rx_byte_count_over_buffers_is_dropped),
+	KUNIT_CASE(mlx4_rx_pool_follows_napi_node),
 	KUNIT_CASE(mlx4_rx_xdp_drop_recycles_direct),
 	KUNIT_CASE(mlx4_rx_xdp_pass_builds_skb),
 	KUNIT_CASE(mlx4_rx_xdp_tx_returns_pages_to_pool),
