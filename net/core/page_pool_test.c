@@ -1101,14 +1101,6 @@ static void pp_xdp_return_frame_bulk_mix(struct kunit *test)
 
 /* ---- NUMA ---- */
 
-/* A node other than the one the case runs on, whose CPU frees less. */
-static int pp_remote_node(void)
-{
-	int nid = next_online_node(numa_node_id());
-
-	return nid < MAX_NUMNODES ? nid : first_online_node;
-}
-
 /* The pool moves away from the node of the CPU it runs on (the case is
  * pinned): what the refill keeps must follow the pool, not the CPU.
  */
@@ -1122,7 +1114,7 @@ static void pp_update_nid_moves_refills(struct kunit *test)
 	if (num_online_nodes() < 2)
 		kunit_skip(test, "needs two online NUMA nodes");
 	p.nid = numa_node_id();
-	to = pp_remote_node();
+	to = pp_test_remote_node();
 	pool = pp_ctx_create(test, &p);
 	a = pp_test_alloc(pool);
 	KUNIT_ASSERT_NOT_NULL(test, a);
@@ -1156,7 +1148,7 @@ static void pp_refill_waives_a_batch_at_most(struct kunit *test)
 		kunit_skip(test, "needs two online NUMA nodes");
 	pp_need_stats(test);
 	p.nid = numa_node_id();
-	to = pp_remote_node();
+	to = pp_test_remote_node();
 	p.pool_size = 256;
 	pool = pp_ctx_create(test, &p);
 	pp_cycle_through_ring(test, pool, 200);
@@ -1238,7 +1230,7 @@ static void pp_direct_return_keeps_fallback_page(struct kunit *test)
 
 	if (num_online_nodes() < 2)
 		kunit_skip(test, "needs two online NUMA nodes");
-	p.nid = pp_remote_node();
+	p.nid = pp_test_remote_node();
 	pool = pp_ctx_create(test, &p);
 
 	/* Order-1 pages come one at a time; one the node got back between
@@ -1304,7 +1296,7 @@ static void pp_atomic_alloc_failure_is_quiet(struct kunit *test)
 
 	if (num_online_nodes() < 2)
 		kunit_skip(test, "needs two online NUMA nodes");
-	p.nid = pp_remote_node();
+	p.nid = pp_test_remote_node();
 	pool = pp_ctx_create(test, &p);
 
 	seq = pp_log_end();

@@ -55,6 +55,19 @@ static inline bool pp_test_xfail_base(struct kunit *test, bool ok,
 }
 
 /**
+ * pp_test_remote_node() - a NUMA node other than the running CPU's
+ *
+ * Return: the next online node after this CPU's, wrapping around; this
+ * CPU's own node when it is the only one online.
+ */
+static inline int pp_test_remote_node(void)
+{
+	int nid = next_online_node(numa_node_id());
+
+	return nid < MAX_NUMNODES ? nid : first_online_node;
+}
+
+/**
  * pp_test_pin_cpu() - keep the running case on the CPU it is on
  *
  * A NAPI poll runs on one CPU, and a pool with NUMA_NO_NODE recycles

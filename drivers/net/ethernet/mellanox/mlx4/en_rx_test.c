@@ -793,12 +793,10 @@ static void mlx4_rx_byte_count_over_buffers_is_dropped(struct kunit *test)
 static void mlx4_rx_pool_follows_napi_node(struct kunit *test)
 {
 	int here = numa_mem_id();
-	int away = next_online_node(here);
+	int away = pp_test_remote_node();
 	struct mlx4_rxt *t;
 	int i;
 
-	if (away >= MAX_NUMNODES)
-		away = first_online_node;
 	if (away == here)
 		kunit_skip(test, "one NUMA node");
 	t = mlx4_rxt_start(test, 1500, NULL);
