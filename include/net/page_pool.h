@@ -54,6 +54,8 @@ struct pp_alloc_cache {
 	struct page *cache[PP_ALLOC_CACHE_SIZE];
 };
 
+struct napi_struct;
+
 /**
  * struct page_pool_params - what page_pool_create() builds
  * @flags: PP_FLAG_* bits; any other bit is refused.
@@ -75,6 +77,13 @@ struct pp_alloc_cache {
  * @init_callback: optional; called once for each page when it enters
  *	the pool (not when it is recycled).
  * @init_arg: argument passed to @init_callback.
+ * @napi: optional; the NAPI whose poll is the pool's only consumer,
+ *	added with netif_napi_add() before the pool is created. A page
+ *	freed with BH off and IRQs on, on the CPU whose poll list holds
+ *	it, then goes straight to the alloc cache, whatever the freeing
+ *	path claims. Its memory must last until the last
+ *	page_pool_destroy() (which an XDP memory model may make) or
+ *	page_pool_disable_direct_recycling().
  */
 struct page_pool_params {
 	unsigned int	flags;
@@ -87,7 +96,11 @@ struct page_pool_params {
 	unsigned int	offset;
 	void (*init_callback)(struct page *page, void *arg);
 	void *init_arg;
+	struct napi_struct *napi;
 };
+
+/* For drivers also built against 6.1's pool, which has no @napi. */
+#define PAGE_POOL_HAS_NAPI	1
 
 /**
  * struct page_pool_alloc_stats - where allocations were served from
@@ -341,6 +354,7 @@ bool page_pool_return_skb_page(struct page *page);
 void page_pool_use_xdp_mem(struct page_pool *pool, void (*disconnect)(void *),
 			   struct xdp_mem_info *mem);
 void page_pool_update_nid(struct page_pool *pool, int new_nid);
+void page_pool_disable_direct_recycling(struct page_pool *pool);
 #else
 static inline struct page_pool *
 page_pool_create(const struct page_pool_params *params)
@@ -394,6 +408,10 @@ static inline void page_pool_use_xdp_mem(struct page_pool *pool,
 }
 
 static inline void page_pool_update_nid(struct page_pool *pool, int new_nid)
+{
+}
+
+static inline void page_pool_disable_direct_recycling(struct page_pool *pool)
 {
 }
 #endif

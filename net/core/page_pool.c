@@ -21,6 +21,19 @@
  * page_pool_destroy(), so a driver must not return pages with
  * allow_direct from then on.
  *
+ * NAPI-local returns. A pool linked to its NAPI (p.napi) also takes a
+ * return without allow_direct as direct where only its NAPI's context
+ * could be running: BH off, IRQs on, on the CPU whose poll list holds
+ * the NAPI (napi->list_owner). Softirqs of one CPU do not nest, and BH
+ * off keeps them out, so such a return cannot run concurrently with the
+ * poll; only that CPU can read its own number there: it writes -1
+ * before the NAPI may move. netpoll may call the poll with budget 0
+ * from anywhere, which is why a driver must not touch its pool then.
+ * Destroy (and page_pool_disable_direct_recycling(), which the owner
+ * does not call concurrently with destroy) unlinks the NAPI, then
+ * waits for an RCU grace period, which covers BH-off sections: no
+ * return is direct after that, and none still reads the NAPI.
+ *
  * Return ring (pool->ring). Any context may produce, hard IRQ included:
  * the ring takes no lock (see page_pool_ring.h). A producer claims
  * cells with cmpxchg and publishes each with a release store of its
@@ -629,6 +642,22 @@ static bool pp_may_be_owner(void)
 	return irq - 1 < SOFTIRQ_MASK;
 }
 
+/* Whether the running context stands in for the pool's NAPI (see
+ * "NAPI-local returns" at the top): BH off, IRQs on, on the CPU whose
+ * poll list holds it. IRQs off means netpoll, or a section that may
+ * have interrupted the owner's own use of the cache. Softirqs are
+ * preemptible on PREEMPT_RT.
+ */
+static bool pp_napi_local(const struct page_pool *pool)
+{
+	const struct napi_struct *napi = READ_ONCE(pool->p.napi);
+
+	if (IS_ENABLED(CONFIG_PREEMPT_RT) || !napi || !pp_may_be_owner())
+		return false;
+	return !irqs_disabled() &&
+	       READ_ONCE(napi->list_owner) == smp_processor_id();
+}
+
 /* Owner context: keep a returned page in the alloc cache, if it has room. */
 static bool pp_cache_put(struct page_pool *pool, struct page *page,
 			 unsigned int sync_len)
@@ -709,6 +738,21 @@ static __always_inline int pp_ring_put(struct page_pool *pool, void **pages,
 	return stored;
 }
 
+/* A bulk return where the pool's NAPI would run: the alloc cache takes
+ * what fits. Return: how many of @pages it took, from the first.
+ */
+static int pp_cache_put_bulk(struct page_pool *pool, void **pages, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!pp_cache_put(pool, pages[i], -1))
+			break;
+	pp_stat_add(pool->owner_recycle_stats.cached, i);
+	pp_stat_add(pool->owner_recycle_stats.cache_full, n - i);
+	return i;
+}
+
 /* Out of line, unlike the ring put it wraps, so that the direct path
  * that calls it stays small.
  */
@@ -739,7 +783,9 @@ static noinline void pp_put_one_in_ring(struct page_pool *pool,
  * Any other page goes to the return ring, from any context, hard IRQ
  * included. A page that someone else still holds or that came from the
  * pfmemalloc reserves is freed instead, as is any page that finds the
- * ring full or the pool being destroyed. A direct return keeps a page
+ * ring full or the pool being destroyed. A return without
+ * @allow_direct is direct all the same where the pool's NAPI would run
+ * (see &page_pool_params.napi). A direct return keeps a page
  * whatever its node, as 6.1 does: under memory pressure on the pool's
  * node its pages come from another, and dropping them would make each
  * XDP_DROP a trip to the page allocator. The refill from the return
@@ -748,7 +794,7 @@ static noinline void pp_put_one_in_ring(struct page_pool *pool,
 void page_pool_put_defragged_page(struct page_pool *pool, struct page *page,
 				  unsigned int dma_sync_size, bool allow_direct)
 {
-	bool direct = allow_direct && pp_may_be_owner();
+	bool direct = allow_direct ? pp_may_be_owner() : pp_napi_local(pool);
 
 	if (unlikely(!pp_page_recyclable(page))) {
 		pp_free_unrecyclable(pool, page, direct);
@@ -776,11 +822,12 @@ EXPORT_SYMBOL(page_pool_put_defragged_page);
  * @count: number of entries in @data
  *
  * Like page_pool_put_full_page() without allow_direct on each page,
- * but all the pages claim their cells in the return ring at once.
+ * but all the pages claim their cells in the return ring at once (or,
+ * where the pool's NAPI would run, go to the alloc cache first).
  */
 void page_pool_put_page_bulk(struct page_pool *pool, void **data, int count)
 {
-	int i, kept = 0, stored;
+	int i, kept = 0, cached, stored;
 
 	for (i = 0; i < count; i++) {
 		struct page *page = virt_to_head_page(data[i]);
@@ -798,7 +845,10 @@ void page_pool_put_page_bulk(struct page_pool *pool, void **data, int count)
 	if (!kept)
 		return;
 
-	stored = pp_ring_put(pool, data, kept, -1);
+	cached = pp_napi_local(pool) ? pp_cache_put_bulk(pool, data, kept) : 0;
+	if (cached == kept)
+		return;
+	stored = cached + pp_ring_put(pool, data + cached, kept - cached, -1);
 	for (i = stored; i < kept; i++)
 		pp_free_page(pool, data[i]);
 }
@@ -1140,6 +1190,38 @@ static void pp_close_dma(struct page_pool *pool)
 	pp_dma_teardown(pool);
 }
 
+/* No return is direct once this is back (rule "NAPI-local returns"):
+ * those that saw the NAPI linked ran in softirq, which the grace
+ * period waits for. Expedited under RTNL.
+ */
+static void pp_unlink_napi(struct page_pool *pool)
+{
+	if (!pool->p.napi)
+		return;
+	WRITE_ONCE(pool->p.napi, NULL);
+	synchronize_net();
+}
+
+/**
+ * page_pool_disable_direct_recycling() - stop NAPI-local returns
+ * @pool: the pool
+ *
+ * For a driver that detaches a live pool from its NAPI (to give the
+ * NAPI another pool, say): once it returns, no page goes to the pool's
+ * alloc cache unless its caller passes allow_direct, and the NAPI may
+ * be freed. page_pool_destroy() does it too. Not to be called
+ * concurrently with page_pool_destroy().
+ *
+ * Context: process context. Unlike upstream's, it may sleep (an RCU
+ * grace period), so it needs no NAPI disabled first.
+ */
+void page_pool_disable_direct_recycling(struct page_pool *pool)
+{
+	might_sleep();
+	pp_unlink_napi(pool);
+}
+EXPORT_SYMBOL(page_pool_disable_direct_recycling);
+
 /**
  * page_pool_destroy() - drop a user of the pool, and tear it down if last
  * @pool: the pool, or NULL
@@ -1157,10 +1239,11 @@ static void pp_close_dma(struct page_pool *pool)
  * pool, those in flight included, before the last call: their mappings
  * go away.
  *
- * Context: process context. The last call may sleep: with
- * PP_FLAG_DMA_MAP and pages still out it waits for an RCU grace period,
- * and freeing the pool may call an XDP memory model's disconnect
- * callback, which takes a mutex.
+ * Context: process context. The last call may sleep: with a NAPI
+ * still linked (&page_pool_params.napi), or with PP_FLAG_DMA_MAP and
+ * pages still out, it waits for an RCU grace period, and freeing the
+ * pool may call an XDP memory model's disconnect callback, which takes
+ * a mutex.
  */
 void page_pool_destroy(struct page_pool *pool)
 {
@@ -1170,6 +1253,7 @@ void page_pool_destroy(struct page_pool *pool)
 	if (!page_pool_put(pool))
 		return;
 
+	pp_unlink_napi(pool);
 	/* Returners that see this free their page instead of storing it. */
 	WRITE_ONCE(pool->ring_closed, true);
 	if (pool->frag_page)
@@ -1239,6 +1323,11 @@ static int pp_check_params(const struct page_pool_params *p)
 	}
 	if ((p->flags & PP_FLAG_PAGE_FRAG) && PAGE_POOL_DMA_USE_PP_FRAG_COUNT) {
 		pr_warn("flags: PP_FLAG_PAGE_FRAG needs the room 64-bit DMA addresses take here\n");
+		return -EINVAL;
+	}
+	/* Until then its list_owner is not -1: it may be 0, a CPU. */
+	if (p->napi && !test_bit(NAPI_STATE_LISTED, &p->napi->state)) {
+		pr_warn("napi: not added with netif_napi_add() yet\n");
 		return -EINVAL;
 	}
 	/* The DMA API would refuse every map, with a warning each time. */

@@ -988,6 +988,10 @@ static int ppsim_pool_create(struct ppsim_rxq *q)
 		.dma_dir = DMA_FROM_DEVICE,
 	};
 
+#ifdef PAGE_POOL_HAS_NAPI
+	/* skbs freed in our poll give their pages straight back. */
+	pp.napi = &q->napi;
+#endif
 	if (priv->use_dma) {
 		pp.flags |= PP_FLAG_DMA_MAP | PP_FLAG_DMA_SYNC_DEV;
 		/* What the device may write: from the headroom on, a frame. */
@@ -1098,10 +1102,12 @@ static int ppsim_rxq_init(struct ppsim_priv *priv, struct ppsim_rxq *q, u16 i)
 		err = -ENOMEM;
 		goto err_free;
 	}
+	/* Before the pool, which looks at the NAPI once linked to it. */
+	netif_napi_add(priv->ndev, &q->napi, ppsim_poll);
 	if (ppsim_mode_has_pool(priv->mode)) {
 		err = ppsim_pool_create(q);
 		if (err)
-			goto err_free;
+			goto err_napi;
 	}
 	/* NAPI is not running yet: the pool's direct paths are ours. */
 	local_bh_disable();
@@ -1109,16 +1115,15 @@ static int ppsim_rxq_init(struct ppsim_priv *priv, struct ppsim_rxq *q, u16 i)
 	local_bh_enable();
 	if (q->post != q->size) {
 		err = -ENOMEM;
-		goto err_free;
+		goto err_napi;
 	}
-	netif_napi_add(priv->ndev, &q->napi, ppsim_poll);
 	err = ppsim_xdp_rxq_reg(q);
-	if (err) {
-		netif_napi_del(&q->napi);
-		goto err_free;
-	}
+	if (err)
+		goto err_napi;
 	return 0;
 
+err_napi:
+	netif_napi_del(&q->napi);
 err_free:
 	ppsim_rxq_free(q);
 	return err;

@@ -19,9 +19,11 @@
  * The runs go round the tests REPS times, so a burst of noise on the
  * host does not land on a single test, and the median is printed:
  *
- *   bench rx_<mode>_<sink> pps=P ns_per_pkt=N runs=R lost=L
+ *   bench rx_<mode>_<sink> pps=P ns_per_pkt=N runs=R lost=L [direct=D]
  *
- * with N the nanoseconds per received packet. The wire is the far end
+ * with N the nanoseconds per received packet, and D, in the modes with
+ * a pool, the share of the pages returned during the timed bursts that
+ * went straight to its alloc cache rather than through its ring. The wire is the far end
  * of the link but runs on the same CPU (a kworker), so its cost, the
  * same in every mode, is part of every figure.
  *
@@ -92,6 +94,8 @@ struct test {
 	double *ns;		/* per packet, one per run */
 	unsigned int runs;
 	unsigned long long lost;
+	/* Pool returns in the timed bursts: to the alloc cache, the ring. */
+	unsigned long long cached, ring;
 	const char *error;	/* the first failure, if any */
 	const char *skip;	/* why the kernel cannot run it */
 };
@@ -105,6 +109,7 @@ struct rig {
 	int sock;		/* udp: the reader; stack_drop: a guard */
 	struct ethtool_stats *stats;
 	int packets_idx;	/* rx0_packets in the stats */
+	int cached_idx, ring_idx;	/* the pool's recycle counters, or -1 */
 	int xdp_drop_idx;	/* rx0_xdp_drop */
 };
 
@@ -239,12 +244,18 @@ static int stats_init(struct rig *r)
 	err = rig_ethtool(r, names);
 	r->packets_idx = -1;
 	r->xdp_drop_idx = -1;
+	r->cached_idx = -1;
+	r->ring_idx = -1;
 	for (i = 0; !err && i < n; i++) {
 		s = (const char *)names->data + i * ETH_GSTRING_LEN;
 		if (!strcmp(s, "rx0_packets"))
 			r->packets_idx = i;
 		else if (!strcmp(s, "rx0_xdp_drop"))
 			r->xdp_drop_idx = i;
+		else if (!strcmp(s, "rx_pp_recycle_cached"))
+			r->cached_idx = i;
+		else if (!strcmp(s, "rx_pp_recycle_ring"))
+			r->ring_idx = i;
 	}
 	free(names);
 	if (!err && (r->packets_idx < 0 || r->xdp_drop_idx < 0))
@@ -634,10 +645,18 @@ static const char *check_sink(struct rig *r, const struct test *t,
 	return NULL;
 }
 
+/* A pool recycle counter, 0 where the device has none. */
+static unsigned long long recycle_count(struct rig *r, int idx)
+{
+	long long v = idx < 0 ? 0 : stat_read(r, idx);
+
+	return v < 0 ? 0 : v;
+}
+
 /* One run: a fresh device, a warmup, @frames timed. */
 static void run(struct test *t, unsigned int warm, unsigned int frames)
 {
-	unsigned long long lost = 0;
+	unsigned long long lost = 0, cached = 0, ring = 0;
 	struct rig r;
 	const char *err;
 	double ns = 0;
@@ -649,9 +668,15 @@ static void run(struct test *t, unsigned int warm, unsigned int frames)
 	}
 	if (burst(&r, t, warm, &lost) > 0) {
 		lost = 0;
+		cached = recycle_count(&r, r.cached_idx);
+		ring = recycle_count(&r, r.ring_idx);
 		ns = burst(&r, t, frames, &lost);
+		cached = recycle_count(&r, r.cached_idx) - cached;
+		ring = recycle_count(&r, r.ring_idx) - ring;
 	}
 	if (ns > 0) {
+		t->cached += cached;
+		t->ring += ring;
 		err = check_sink(&r, t, (long long)warm + frames);
 		if (err)
 			t->error = err;
@@ -775,8 +800,12 @@ int main(int argc, char **argv)
 			continue;
 		}
 		ns = median(t->ns, t->runs);
-		printf("bench rx_%s_%s pps=%.0f ns_per_pkt=%.1f runs=%u lost=%llu\n",
+		printf("bench rx_%s_%s pps=%.0f ns_per_pkt=%.1f runs=%u lost=%llu",
 		       t->mode, sinks[t->sink], 1e9 / ns, ns, t->runs, t->lost);
+		if (t->cached + t->ring)
+			printf(" direct=%.3f",
+			       (double)t->cached / (t->cached + t->ring));
+		printf("\n");
 		free(t->ns);
 	}
 	return status;
