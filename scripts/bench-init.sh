@@ -5,7 +5,8 @@
 # unloads it, then, unless "xdp=off" was among them, runs
 # "page_pool_xdp --bench" ("xdp=quick" adds --quick), then, unless
 # "rx=off", the ppsim RX benchmark "ppsim_bench" ("rx=quick" adds
-# --quick), and powers off. Prints "bench-init: ..." lines and
+# --quick), then, unless "lo=off", TCP over loopback "lo_bench"
+# ("lo=quick" adds --quick), and powers off. Prints "bench-init: ..." lines and
 # "BENCH-EXIT <status>" last.
 export PATH=/bin
 
@@ -16,11 +17,13 @@ mount -t tmpfs tmpfs /tmp
 
 xdp=full
 rx=full
+lo=full
 params=
 for a in "$@"; do
 	case $a in
 	xdp=*) xdp=${a#xdp=} ;;
 	rx=*) rx=${a#rx=} ;;
+	lo=*) lo=${a#lo=} ;;
 	*) params="$params $a" ;;
 	esac
 done
@@ -48,6 +51,11 @@ case $rx in
 off) echo "bench-init: rx=off: ppsim_bench not run" ;;
 quick) step ppsim_bench ppsim_bench --quick ;;
 *) step ppsim_bench ppsim_bench ;;
+esac
+case $lo in
+off) echo "bench-init: lo=off: lo_bench not run" ;;
+quick) step lo_bench lo_bench --quick ;;
+*) step lo_bench lo_bench ;;
 esac
 echo "BENCH-EXIT $status"
 poweroff -f

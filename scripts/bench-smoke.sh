@@ -5,7 +5,7 @@
 # and prepares the VARIANT tree whose kselftest Makefiles build both);
 # boots it with the module in quick mode, page_pool_xdp --bench --quick
 # and ppsim_bench --quick (its stack_drop tests skip: the test kernel has
-# no tc). LOG gets the console, then TAP: one result per benchmark test
+# no tc), and lo_bench --quick. LOG gets the console, then TAP: one result per benchmark test
 # (not ok if it is missing or its figure is not a positive finite number)
 # and one for the module and init status. Writes only to build/bench/.
 set -uo pipefail
@@ -32,15 +32,16 @@ bail() {
 ko=$("$s/bench-module.sh" "$out") || bail "cannot build the module"
 mkdir -p "$dir/xdp"
 make -s -C "$top/build/src-$variant/tools/testing/selftests/net/page_pool" \
-	OUTPUT="$dir/xdp" || bail "cannot build page_pool_xdp"
+	OUTPUT="$dir/xdp" || bail "cannot build page_pool_xdp and lo_bench"
 mkdir -p "$dir/rx-smoke"
 make -s -C "$top/build/src-$variant/tools/testing/selftests/drivers/net/ppsim" \
 	OUTPUT="$dir/rx-smoke" LDFLAGS=-static || bail "cannot build ppsim_bench"
 "$s/make-initramfs.sh" "$initrd" "$s/bench-init.sh" "$ko" "$dir/xdp/page_pool_xdp" \
-	"$dir/rx-smoke/ppsim_bench" || bail "cannot make the initramfs"
-"$s/boot-um.sh" "$out/linux" "$initrd" 300 -- quick=1 xdp=quick rx=quick ||
-	echo "bench-smoke: the kernel exited with $?"
+	"$dir/xdp/lo_bench" "$dir/rx-smoke/ppsim_bench" ||
+	bail "cannot make the initramfs"
+"$s/boot-um.sh" "$out/linux" "$initrd" 300 -- quick=1 xdp=quick rx=quick \
+	lo=quick || echo "bench-smoke: the kernel exited with $?"
 # Read the console back: boot-um.sh wrote it to this very LOG.
-"$s/bench-table.py" tap --xdp --rx "$log" > "$log.tap"
+"$s/bench-table.py" tap --xdp --rx --lo "$log" > "$log.tap"
 cat "$log.tap"
 rm -f "$log.tap"

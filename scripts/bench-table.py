@@ -3,12 +3,13 @@
 
 usage: bench-table.py csv VARIANT ROUND LOG     results of one boot as CSV rows
        bench-table.py table CSV [--plot DAT] [LOG...]
-       bench-table.py tap [--xdp] [--rx] LOG     TAP for one quick boot
+       bench-table.py tap [--xdp] [--rx] [--lo] LOG   TAP for one quick boot
 
 csv prints rows of variant,test,round,cycles_per_op,ns_per_op (no header;
-xdp_* and rx_* rows give ns per packet and no cycles) and exits 1, saying
-why on stderr, if the boot is incomplete: a test missing (xdp_* ones
-unless bench-init.sh was told xdp=off, rx_* ones unless rx=off) or
+xdp_* and rx_* rows give ns per packet and no cycles, lo_* rows ns per
+message) and exits 1, saying why on stderr, if the boot is incomplete: a
+test missing (xdp_* ones unless bench-init.sh was told xdp=off, rx_*
+ones unless rx=off, lo_* ones unless lo=off) or
 failed, module status or BENCH-EXIT not 0, or a kernel report.
 
 table prints, per test, the median and min-max of each variant in CSV.
@@ -27,7 +28,8 @@ compares the RX buffer modes of each variant, from the medians, with
 the published results and the goals.
 
 tap checks one boot: a test line per expected test (the xdp_* ones with
---xdp, the rx_* ones with --rx), each with a positive finite figure or a
+--xdp, the rx_* ones with --rx, the lo_* ones with --lo), each with a
+positive finite figure or a
 skip (rx_*_stack_drop may skip: the test kernel has no tc), and status 0.
 """
 import csv
@@ -46,7 +48,9 @@ RX_SINKS = ['xdp_drop', 'stack_drop', 'udp']
 RX = ['rx_%s_%s' % (m, k) for m in RX_MODES for k in RX_SINKS]
 # The modes that get their pages from the pool under test.
 RX_POOL_MODES = ['pool', 'frag']
-ORDER = MODULE + DMA + XDP + RX
+# TCP over loopback (lo_bench): every socket's skb free path.
+LO = ['lo_tcp_stream', 'lo_tcp_rr']
+ORDER = MODULE + DMA + XDP + RX + LO
 BASELINE = 'page_o0'
 NUM = r'([-+0-9.eEinfa]+)'
 
@@ -59,17 +63,18 @@ XDPLINE = re.compile(r'^bench (\S+) pps=\S+ ns_per_pkt=' + NUM)
 EXIT = re.compile(r'^BENCH-EXIT (\d+)')
 NOXDP = 'bench-init: xdp=off'
 RXSKIP = re.compile(r'^bench (rx_\S+) skipped reason=(.*)')
-RXFAIL = re.compile(r'^bench (rx_\S+) failed: (.*)')
+RXFAIL = re.compile(r'^bench ((?:rx|lo)_\S+) failed: (.*)')
 NORX = 'bench-init: rx=off'
+NOLO = 'bench-init: lo=off'
 
 REPORT = re.compile(r'^(BUG[: ]|WARNING[: ]|Kernel panic|Oops)')
 
 
 def parse(path):
     """Return {test: (cycles or None, ns)}, {test: reason}, problems, and
-    whether page_pool_xdp and ppsim_bench ran."""
+    whether page_pool_xdp, ppsim_bench and lo_bench ran."""
     figs, skips, problems = {}, {}, []
-    xdp = rx = True
+    xdp = rx = lo = True
     done = bexit = None
     with open(path, errors='replace') as f:
         for line in f:
@@ -99,6 +104,8 @@ def parse(path):
                 xdp = False
             elif line.startswith(NORX):
                 rx = False
+            elif line.startswith(NOLO):
+                lo = False
             elif REPORT.match(line):
                 problems.append('kernel report: ' + line)
     if done != 0:
@@ -107,7 +114,7 @@ def parse(path):
     if bexit != 0:
         problems.append('BENCH-EXIT %s' % ('missing' if bexit is None
                                            else bexit))
-    return figs, skips, problems, xdp, rx
+    return figs, skips, problems, xdp, rx, lo
 
 
 def positive(s):
@@ -119,12 +126,13 @@ def positive(s):
     return v if math.isfinite(v) and v > 0 else None
 
 
-def expected(xdp, rx):
-    return MODULE + DMA + (XDP if xdp else []) + (RX if rx else [])
+def expected(xdp, rx, lo):
+    return (MODULE + DMA + (XDP if xdp else []) + (RX if rx else []) +
+            (LO if lo else []))
 
 
 def cmd_csv(variant, rnd, path):
-    figs, skips, problems, xdp, rx = parse(path)
+    figs, skips, problems, xdp, rx, lo = parse(path)
     out = csv.writer(sys.stdout, lineterminator='\n')
     for t in sorted(figs, key=lambda t: (ORDER + [t]).index(t)):
         c, n = figs[t]
@@ -132,7 +140,7 @@ def cmd_csv(variant, rnd, path):
             problems.append('%s: bad figure %s/%s' % (t, c, n))
             continue
         out.writerow([variant, t, rnd, c if c is not None else '', n])
-    for t in expected(xdp, rx):
+    for t in expected(xdp, rx, lo):
         if t not in figs and t not in skips:
             problems.append('%s missing' % t)
         elif t in skips and t not in DMA:
@@ -344,9 +352,9 @@ def cmd_table(path, logs, plot):
     return 0
 
 
-def cmd_tap(path, xdp, rx):
-    figs, skips, problems, _, _ = parse(path)
-    tests = expected(xdp, rx)
+def cmd_tap(path, xdp, rx, lo):
+    figs, skips, problems, _, _, _ = parse(path)
+    tests = expected(xdp, rx, lo)
     print('TAP version 13')
     print('1..%d' % (len(tests) + 1))
     for i, t in enumerate(tests, 1):
@@ -378,10 +386,11 @@ def main(argv):
         return cmd_table(argv[2], args, plot)
     if len(argv) >= 3 and argv[1] == 'tap':
         flags = argv[2:-1]
-        if any(f not in ('--xdp', '--rx') for f in flags):
+        if any(f not in ('--xdp', '--rx', '--lo') for f in flags):
             print(__doc__, file=sys.stderr)
             return 2
-        return cmd_tap(argv[-1], '--xdp' in flags, '--rx' in flags)
+        return cmd_tap(argv[-1], '--xdp' in flags, '--rx' in flags,
+                       '--lo' in flags)
     print(__doc__, file=sys.stderr)
     return 2
 

@@ -4,7 +4,7 @@
 # of both variants, the benchmark module for each and page_pool_xdp, and
 # one initramfs per variant (scripts/bench-init.sh: full module run, then
 # page_pool_xdp --bench, then ppsim_bench: RX through the simulated NIC
-# per buffer mode and sink). Boots base and ours alternately, ROUNDS
+# per buffer mode and sink, then lo_bench: TCP over loopback). Boots base and ours alternately, ROUNDS
 # (default 5) times each, then runs ringbench (ring-bench.sh) for as many
 # rounds on the host, and writes build/bench/results.csv, the table
 # (results.txt, also printed) and build/bench/results.png.
@@ -14,8 +14,8 @@
 #
 # Builds run under nice -n 19, the boots do not. BENCH_TIMEOUT (s, default
 # 300) bounds one boot; BENCH_PARAMS (e.g. "loops=100000000") go to the
-# module, and "xdp=off|quick" or "rx=off|quick" among them to
-# bench-init.sh.
+# module, and "xdp=off|quick", "rx=off|quick" or "lo=off|quick" among
+# them to bench-init.sh.
 set -euo pipefail
 
 usage="usage: bench.sh [ROUNDS] | bench.sh --one base|ours"
@@ -23,6 +23,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 dir=$top/build/bench
 xdp=$dir/xdp/page_pool_xdp
 rx=$dir/rx/ppsim_bench
+lo=$dir/xdp/lo_bench
 timeout_s=${BENCH_TIMEOUT:-300}
 s=$top/scripts
 
@@ -42,7 +43,7 @@ prepare() {
 	out=$(nice -n 19 "$s/build-kernel.sh" um-bench "$v")
 	ko=$(nice -n 19 "$s/bench-module.sh" "$out")
 	"$s/make-initramfs.sh" "$dir/initramfs-$v.cpio.gz" "$s/bench-init.sh" \
-		"$ko" "$xdp" "$rx"
+		"$ko" "$xdp" "$lo" "$rx"
 }
 
 build_all() {
