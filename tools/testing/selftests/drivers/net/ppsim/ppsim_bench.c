@@ -23,9 +23,9 @@
  *
  * with N the nanoseconds per received packet, and D, in the modes with
  * a pool, the share of the pages returned during the timed bursts that
- * went straight to its alloc cache rather than through its ring. The wire is the far end
- * of the link but runs on the same CPU (a kworker), so its cost, the
- * same in every mode, is part of every figure.
+ * went straight to its alloc cache rather than through its ring. The
+ * wire is the far end of the link but runs on the same CPU (a kworker),
+ * so its cost, the same in every mode, is part of every figure.
  *
  * Needs root, a kernel with CONFIG_PPSIM, and for stack_drop
  * CONFIG_NET_SCH_INGRESS and CONFIG_NET_CLS_BPF.
@@ -645,18 +645,26 @@ static const char *check_sink(struct rig *r, const struct test *t,
 	return NULL;
 }
 
-/* A pool recycle counter, 0 where the device has none. */
-static unsigned long long recycle_count(struct rig *r, int idx)
+/* The pool's recycle counters, from one read of the device's stats;
+ * 0 where the device has none (or the read fails).
+ */
+static void recycle_counts(struct rig *r, unsigned long long *cached,
+			   unsigned long long *ring)
 {
-	long long v = idx < 0 ? 0 : stat_read(r, idx);
-
-	return v < 0 ? 0 : v;
+	*cached = 0;
+	*ring = 0;
+	if (rig_ethtool(r, r->stats))
+		return;
+	if (r->cached_idx >= 0)
+		*cached = r->stats->data[r->cached_idx];
+	if (r->ring_idx >= 0)
+		*ring = r->stats->data[r->ring_idx];
 }
 
 /* One run: a fresh device, a warmup, @frames timed. */
 static void run(struct test *t, unsigned int warm, unsigned int frames)
 {
-	unsigned long long lost = 0, cached = 0, ring = 0;
+	unsigned long long lost = 0, cached = 0, ring = 0, cached0, ring0;
 	struct rig r;
 	const char *err;
 	double ns = 0;
@@ -668,11 +676,11 @@ static void run(struct test *t, unsigned int warm, unsigned int frames)
 	}
 	if (burst(&r, t, warm, &lost) > 0) {
 		lost = 0;
-		cached = recycle_count(&r, r.cached_idx);
-		ring = recycle_count(&r, r.ring_idx);
+		recycle_counts(&r, &cached0, &ring0);
 		ns = burst(&r, t, frames, &lost);
-		cached = recycle_count(&r, r.cached_idx) - cached;
-		ring = recycle_count(&r, r.ring_idx) - ring;
+		recycle_counts(&r, &cached, &ring);
+		cached -= cached0;
+		ring -= ring0;
 	}
 	if (ns > 0) {
 		t->cached += cached;
