@@ -6,8 +6,8 @@
 # "page_pool_xdp --bench" ("xdp=quick" adds --quick), then, unless
 # "rx=off", the ppsim RX benchmark "ppsim_bench" ("rx=quick" adds
 # --quick), then, unless "lo=off", TCP over loopback "lo_bench"
-# ("lo=quick" adds --quick), and powers off. Prints "bench-init: ..." lines and
-# "BENCH-EXIT <status>" last.
+# ("lo=quick" adds --quick), and powers off. Prints "bench-init: ..."
+# lines and "BENCH-EXIT <status>" last.
 export PATH=/bin
 
 mount -t devtmpfs devtmpfs /dev

@@ -5,9 +5,10 @@
 # and prepares the VARIANT tree whose kselftest Makefiles build both);
 # boots it with the module in quick mode, page_pool_xdp --bench --quick
 # and ppsim_bench --quick (its stack_drop tests skip: the test kernel has
-# no tc), and lo_bench --quick. LOG gets the console, then TAP: one result per benchmark test
-# (not ok if it is missing or its figure is not a positive finite number)
-# and one for the module and init status. Writes only to build/bench/.
+# no tc), and lo_bench --quick. LOG gets the console, then TAP: one
+# result per benchmark test (not ok if it is missing or its figure is not
+# a positive finite number) and one for the module and init status.
+# Writes only to build/bench/.
 set -uo pipefail
 
 variant=${1:?usage: bench-smoke.sh base|ours LOG}

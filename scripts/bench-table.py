@@ -9,8 +9,8 @@ csv prints rows of variant,test,round,cycles_per_op,ns_per_op (no header;
 xdp_* and rx_* rows give ns per packet and no cycles, lo_* rows ns per
 message) and exits 1, saying why on stderr, if the boot is incomplete: a
 test missing (xdp_* ones unless bench-init.sh was told xdp=off, rx_*
-ones unless rx=off, lo_* ones unless lo=off) or
-failed, module status or BENCH-EXIT not 0, or a kernel report.
+ones unless rx=off, lo_* ones unless lo=off) or failed, module status
+or BENCH-EXIT not 0, or a kernel report.
 
 table prints, per test, the median and min-max of each variant in CSV.
 With two variants (base and ours) it gives ours/base of the medians and
@@ -29,8 +29,8 @@ the published results and the goals.
 
 tap checks one boot: a test line per expected test (the xdp_* ones with
 --xdp, the rx_* ones with --rx, the lo_* ones with --lo), each with a
-positive finite figure or a
-skip (rx_*_stack_drop may skip: the test kernel has no tc), and status 0.
+positive finite figure or a skip (rx_*_stack_drop may skip: the test
+kernel has no tc), and status 0.
 """
 import csv
 import math
@@ -61,20 +61,21 @@ FAILED = re.compile(r'page_pool_bench: test=(\S+) failed (.*)')
 DONE = re.compile(r'page_pool_bench: done status=(-?\d+)')
 XDPLINE = re.compile(r'^bench (\S+) pps=\S+ ns_per_pkt=' + NUM)
 EXIT = re.compile(r'^BENCH-EXIT (\d+)')
-NOXDP = 'bench-init: xdp=off'
 RXSKIP = re.compile(r'^bench (rx_\S+) skipped reason=(.*)')
-RXFAIL = re.compile(r'^bench ((?:rx|lo)_\S+) failed: (.*)')
-NORX = 'bench-init: rx=off'
-NOLO = 'bench-init: lo=off'
+PROGFAIL = re.compile(r'^bench ((?:rx|lo)_\S+) failed: (.*)')
+# The parts of a boot bench-init.sh may leave out ("NAME=off"), and their
+# tests.
+PARTS = {'xdp': XDP, 'rx': RX, 'lo': LO}
+PART_OFF = re.compile(r'^bench-init: (%s)=off' % '|'.join(PARTS))
 
 REPORT = re.compile(r'^(BUG[: ]|WARNING[: ]|Kernel panic|Oops)')
 
 
 def parse(path):
     """Return {test: (cycles or None, ns)}, {test: reason}, problems, and
-    whether page_pool_xdp, ppsim_bench and lo_bench ran."""
+    the set of PARTS the boot ran."""
     figs, skips, problems = {}, {}, []
-    xdp = rx = lo = True
+    ran = set(PARTS)
     done = bexit = None
     with open(path, errors='replace') as f:
         for line in f:
@@ -93,19 +94,16 @@ def parse(path):
             elif RXSKIP.match(line):
                 m = RXSKIP.match(line)
                 skips[m.group(1)] = m.group(2).strip()
-            elif RXFAIL.match(line):
-                problems.append('%s failed: %s' % RXFAIL.match(line).groups())
+            elif PROGFAIL.match(line):
+                problems.append('%s failed: %s' %
+                                PROGFAIL.match(line).groups())
             elif XDPLINE.match(line):
                 m = XDPLINE.match(line)
                 figs[m.group(1)] = (None, m.group(2))
             elif EXIT.match(line):
                 bexit = int(EXIT.match(line).group(1))
-            elif line.startswith(NOXDP):
-                xdp = False
-            elif line.startswith(NORX):
-                rx = False
-            elif line.startswith(NOLO):
-                lo = False
+            elif PART_OFF.match(line):
+                ran.discard(PART_OFF.match(line).group(1))
             elif REPORT.match(line):
                 problems.append('kernel report: ' + line)
     if done != 0:
@@ -114,7 +112,7 @@ def parse(path):
     if bexit != 0:
         problems.append('BENCH-EXIT %s' % ('missing' if bexit is None
                                            else bexit))
-    return figs, skips, problems, xdp, rx, lo
+    return figs, skips, problems, ran
 
 
 def positive(s):
@@ -126,13 +124,13 @@ def positive(s):
     return v if math.isfinite(v) and v > 0 else None
 
 
-def expected(xdp, rx, lo):
-    return (MODULE + DMA + (XDP if xdp else []) + (RX if rx else []) +
-            (LO if lo else []))
+def expected(ran):
+    """The tests a boot that ran the PARTS in ran must report."""
+    return MODULE + DMA + [t for p in PARTS if p in ran for t in PARTS[p]]
 
 
 def cmd_csv(variant, rnd, path):
-    figs, skips, problems, xdp, rx, lo = parse(path)
+    figs, skips, problems, ran = parse(path)
     out = csv.writer(sys.stdout, lineterminator='\n')
     for t in sorted(figs, key=lambda t: (ORDER + [t]).index(t)):
         c, n = figs[t]
@@ -140,7 +138,7 @@ def cmd_csv(variant, rnd, path):
             problems.append('%s: bad figure %s/%s' % (t, c, n))
             continue
         out.writerow([variant, t, rnd, c if c is not None else '', n])
-    for t in expected(xdp, rx, lo):
+    for t in expected(ran):
         if t not in figs and t not in skips:
             problems.append('%s missing' % t)
         elif t in skips and t not in DMA:
@@ -352,9 +350,9 @@ def cmd_table(path, logs, plot):
     return 0
 
 
-def cmd_tap(path, xdp, rx, lo):
-    figs, skips, problems, _, _, _ = parse(path)
-    tests = expected(xdp, rx, lo)
+def cmd_tap(path, parts):
+    figs, skips, problems, _ = parse(path)
+    tests = expected(parts)
     print('TAP version 13')
     print('1..%d' % (len(tests) + 1))
     for i, t in enumerate(tests, 1):
@@ -386,11 +384,10 @@ def main(argv):
         return cmd_table(argv[2], args, plot)
     if len(argv) >= 3 and argv[1] == 'tap':
         flags = argv[2:-1]
-        if any(f not in ('--xdp', '--rx', '--lo') for f in flags):
+        if any(f[2:] not in PARTS or f[:2] != '--' for f in flags):
             print(__doc__, file=sys.stderr)
             return 2
-        return cmd_tap(argv[-1], '--xdp' in flags, '--rx' in flags,
-                       '--lo' in flags)
+        return cmd_tap(argv[-1], {f[2:] for f in flags})
     print(__doc__, file=sys.stderr)
     return 2
 

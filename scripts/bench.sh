@@ -4,10 +4,11 @@
 # of both variants, the benchmark module for each and page_pool_xdp, and
 # one initramfs per variant (scripts/bench-init.sh: full module run, then
 # page_pool_xdp --bench, then ppsim_bench: RX through the simulated NIC
-# per buffer mode and sink, then lo_bench: TCP over loopback). Boots base and ours alternately, ROUNDS
-# (default 5) times each, then runs ringbench (ring-bench.sh) for as many
-# rounds on the host, and writes build/bench/results.csv, the table
-# (results.txt, also printed) and build/bench/results.png.
+# per buffer mode and sink, then lo_bench: TCP over loopback). Boots base
+# and ours alternately, ROUNDS (default 5) times each, then runs
+# ringbench (ring-bench.sh) for as many rounds on the host, and writes
+# build/bench/results.csv, the table (results.txt, also printed) and
+# build/bench/results.png.
 #
 # bench.sh --one VARIANT: one boot of VARIANT's benchmark kernel; prints
 # each test's figures and its ratio to page_o0 (the page allocator).

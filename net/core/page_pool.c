@@ -1191,7 +1191,7 @@ static void pp_close_dma(struct page_pool *pool)
 }
 
 /* No return is direct once this is back (rule "NAPI-local returns"):
- * those that saw the NAPI linked ran in softirq, which the grace
+ * those that saw the NAPI linked ran with BH off, which the grace
  * period waits for. Expedited under RTNL.
  */
 static void pp_unlink_napi(struct page_pool *pool)
