@@ -35,7 +35,10 @@ for f in $files; do
 		fi ;;
 	esac
 done
-# The base variant does not build our pool: drop what it does not have.
+hdrs=$(tr ' ' '\n' <<<"$files" | grep '\.h$')
+# The base variant does not build our pool, nor has our headers: drop
+# what it does not have.
+[ "$variant" = base ] && hdrs=
 [ "$variant" = base ] && objs=$(echo "$objs" | tr ' ' '\n' |
 	grep -v '^net/core/page_pool\.o:' | tr '\n' ' ')
 
@@ -71,8 +74,9 @@ nbtab=$(grep -cE '^(PASS|FAIL) ' <<<"$btab")
 echo "TAP version 13"
 set -- $files
 nobjs=$(echo $objs | wc -w)
+nhdrs=$(echo $hdrs | wc -w)
 nskip=$(echo $cocci_needs_ocaml | wc -w)
-echo "1..$(($# * 3 + 1 + nskip + nobjs + nscan + 1 + nbtab + 1))"
+echo "1..$(($# * 3 + 1 + nskip + nobjs + nhdrs + nscan + 1 + nbtab + 1))"
 
 # cases NAME OUTPUT: a result for each PASS or FAIL line of a script test.
 cases() {
@@ -140,15 +144,29 @@ for f in $files; do
 	echo "${r//$cocci_dir\//}" | sed 's/^/# /'
 	result 1 "coccicheck $f"
 done
+# One make for every object (each make of its own reads the whole tree's
+# makefiles: about 4 s apiece). gcc warns only when it compiles: an
+# object left by the last check, which build-kernel.sh need not rebuild,
+# would pass unseen.
+for of in $objs; do
+	rm -f "$out/${of%%:*}"
+done
+msgs=$(make -s -k -C "$src" O="$out" NM="$KBUILD_NM" W=1 C=2 \
+	$(for of in $objs; do echo "${of%%:*}"; done) 2>&1)
 for of in $objs; do
 	o=${of%%:*}
 	f=${of#*:}
-	# gcc warns only when it compiles: an object left by the last
-	# check, which build-kernel.sh need not rebuild, would pass unseen.
-	rm -f "$out/$o"
-	r=$(make -s -C "$src" O="$out" NM="$KBUILD_NM" W=1 C=2 "$o" 2>&1 | grep -F "$f" |
-		grep -E 'warning|error')
+	r=$(grep -F "$f" <<<"$msgs" | grep -E 'warning|error')
+	[ -f "$out/$o" ] || r="${r:+$r
+}$o was not built"
 	[ -z "$r" ] && { result 0 "W=1 and sparse $f"; continue; }
 	echo "$r" | sed 's/^/# /'
 	result 1 "W=1 and sparse $f"
+done
+# A header's warnings name the header, whichever object included it.
+for h in $hdrs; do
+	r=$(grep -F "$h:" <<<"$msgs" | grep -E 'warning|error' | sort -u)
+	[ -z "$r" ] && { result 0 "W=1 and sparse $h"; continue; }
+	echo "$r" | sed 's/^/# /'
+	result 1 "W=1 and sparse $h"
 done
