@@ -8,7 +8,28 @@ LOGS := build/logs/$(POOL)
 # Boots per variant of 'make bench'.
 ROUNDS ?= 5
 # Seconds of each part of 'make stress'.
-SECONDS ?= 60
+STRESS_SECONDS ?= 60
+
+# Bad values stop make before any work, with one line. SECONDS was the
+# old name of STRESS_SECONDS: bash gives that name its own meaning.
+positive = $(shell echo '$(1)' | grep -xE '[1-9][0-9]{0,5}')
+ifneq ($(filter-out base ours,$(POOL))$(words $(POOL)),1)
+$(error POOL must be base or ours, not '$(POOL)')
+endif
+ifneq ($(call positive,$(ROUNDS)),$(ROUNDS))
+$(error ROUNDS must be a whole number of boots from 1, not '$(ROUNDS)')
+endif
+ifneq ($(call positive,$(STRESS_SECONDS)),$(STRESS_SECONDS))
+$(error STRESS_SECONDS must be a whole number of seconds from 1, not '$(STRESS_SECONDS)')
+endif
+ifneq ($(SEED),)
+ifneq ($(shell echo '$(SEED)' | grep -xE '[0-9]{1,9}'),$(SEED))
+$(error SEED must be a whole number, not '$(SEED)')
+endif
+endif
+ifeq ($(origin SECONDS),command line)
+$(error SECONDS is now STRESS_SECONDS (bash's SECONDS counts time))
+endif
 
 .PHONY: all run test deps kunit-um um-fpstate kunit-x86_64 kunit-kcsan selftest-um \
 	ppsim-um ppsim-x86_64 ppsim-kcsan check users bench ring-test ring-bench stress \
@@ -92,15 +113,16 @@ ring-bench: deps
 	@scripts/ring-bench.sh $(ROUNDS) build/bench/ring.csv
 	@scripts/bench-table.py table build/bench/ring.csv | tee build/bench/ring.txt
 
-# The long stress run: SECONDS of random pool operations in the KASAN and
-# the KCSAN kernel, then SECONDS of the ring's stress; SEED=N replays.
-# Ends with the reliability figures of every log there is.
+# The long stress run: STRESS_SECONDS of random pool operations in the
+# KASAN and the KCSAN kernel, then as long of the ring's stress; SEED=N
+# replays. Ends with the reliability figures of every log there is, also
+# in $(LOGS)/stress/reliability.md (the README's copy is updated by hand).
 stress: deps
 	@rm -rf $(LOGS)/stress
-	@scripts/stress.sh $(POOL) $(SECONDS) $(LOGS)/stress
+	@scripts/stress.sh $(POOL) $(STRESS_SECONDS) $(LOGS)/stress
 	@scripts/summarize.py $(LOGS)/stress/*.log
-	@scripts/reliability-table.py --readme README.md $(LOGS)/*.log \
-		$(LOGS)/stress/*.log
+	@scripts/reliability-table.py --out $(LOGS)/stress/reliability.md \
+		$(LOGS)/*.log $(LOGS)/stress/*.log
 
 # The mutation run: each bug of scripts/mutants.txt applied in turn to a
 # scratch copy in build/mutants, and the stage it names run there. About

@@ -2,7 +2,7 @@
 """Read the console logs of benchmark boots (scripts/bench-init.sh).
 
 usage: bench-table.py csv VARIANT ROUND LOG     results of one boot as CSV rows
-       bench-table.py table CSV [--plot DAT] [LOG...]
+       bench-table.py table CSV [--plot PREFIX] [LOG...]
        bench-table.py tap [--xdp] [--rx] [--lo] LOG   TAP for one quick boot
 
 csv prints rows of variant,test,round,cycles_per_op,ns_per_op (no header;
@@ -21,8 +21,11 @@ medians, the boots of each variant resampled: a test is slower than the
 base only when its interval lies above 1 (fewer than 5 boots of either
 give none). With one variant it gives each test's ratio to page_o0 (the
 page allocator). Cycles are medians. It lists the tests the LOGs
-skipped, and with --plot writes the medians and spreads as a gnuplot
-data file (test, then median, min, max per variant). When the
+skipped. With two variants, --plot writes PREFIX.dat and PREFIX.gp, a
+gnuplot script that charts what the table says: ours/base of each test
+with its interval (with fewer boots, the span from the ratio of the
+minimums to that of the medians) against a line at 1, one panel per
+kind of figure. When the
 CSV has rx_* rows (ppsim_bench: RX through the simulated NIC) it then
 compares the RX buffer modes of each variant, from the medians, with
 the published results and the goals.
@@ -67,6 +70,13 @@ PROGFAIL = re.compile(r'^bench ((?:rx|lo)_\S+) failed: (.*)')
 # tests.
 PARTS = {'xdp': XDP, 'rx': RX, 'lo': LO}
 PART_OFF = re.compile(r'^bench-init: (%s)=off' % '|'.join(PARTS))
+
+# The plot's panels, each kind of figure on a scale of its own: by test
+# list, None for the rest (ringbench's native_*).
+PANELS = [('pool module (ns per op)', MODULE + DMA),
+          ('RX through ppsim, TCP over lo (ns per packet or message)',
+           XDP + RX + LO),
+          ('return ring on the host cores: pp_ring / ptr_ring', None)]
 
 REPORT = re.compile(r'^(BUG[: ]|WARNING[: ]|Kernel panic|Oops)')
 
@@ -262,6 +272,40 @@ def rx_summary(data, variants):
         print_rows(rows)
 
 
+def write_plot(prefix, ratios, variants, boots):
+    """prefix.dat: a block per panel of test, ratio, low, high, whether
+    the span is the bootstrap interval; prefix.gp: the chart of them, one
+    panel per non-empty block, for gnuplot with its terminal and output
+    set on the command line."""
+    blocks, taken = [], set()
+    for title, tests in PANELS:
+        mine = [t for t in ratios if t not in taken and
+                (tests is None or t in tests)]
+        taken.update(mine)
+        if mine:
+            blocks.append((title, mine))
+    with open(prefix + '.dat', 'w') as f:
+        for i, (title, mine) in enumerate(blocks):
+            f.write('%s# %s\n# test ratio low high is_ci\n'
+                    % ('\n\n' if i else '', title))
+            for t in mine:
+                f.write('%s %.4f %.4f %.4f %d\n' % ((t,) + ratios[t][:3]
+                                                   + (ratios[t][3],)))
+    with open(prefix + '.gp', 'w') as f:
+        f.write('set multiplot layout %d,1 title "page_pool: %s/%s of the '
+                'medians, %d boots each; bars: 95%% bootstrap interval '
+                '(fewer than 5 boots: to the ratio of the minimums)"\n'
+                % (len(blocks), variants[1], variants[0], boots))
+        f.write('set ylabel "%s/%s"\nset grid ytics\nset key off\n'
+                'set xtics rotate by -30 nomirror font ",8"\n'
+                'set offsets 0.5, 0.5, 0, 0\n' % (variants[1], variants[0]))
+        for i, (title, mine) in enumerate(blocks):
+            f.write('set title "%s"\nplot "%s.dat" index %d using 0:2:3:4:'
+                    'xtic(1) with yerrorbars pt 7 ps 0.6, 1 with lines '
+                    'dt 2 lc "black"\n' % (title, prefix, i))
+        f.write('unset multiplot\n')
+
+
 def cmd_table(path, logs, plot):
     data = {}           # (variant, test) -> ([cycles], [ns])
     rounds = {}
@@ -293,15 +337,13 @@ def cmd_table(path, logs, plot):
     if two:
         head += ['min %s/%s' % (variants[1], variants[0]), '95% CI']
     head += ['%s cycles' % v for v in variants]
-    rows, dat, intervals = [head], [], 0
+    rows, ratios, intervals = [head], {}, 0
     for t in tests:
-        row, meds, pl = [t], [], [t]
+        row, meds = [t], []
         for v in variants:
-            ns = data.get((v, t), ([], []))[1]
-            s, med = spread(ns)
+            s, med = spread(data.get((v, t), ([], []))[1])
             row.append(s)
             meds.append(med)
-            pl += [med, min(ns), max(ns)] if ns else ['NaN'] * 3
         if two:
             ratio = meds[1] / meds[0] if None not in meds else None
         else:
@@ -312,16 +354,19 @@ def cmd_table(path, logs, plot):
         if two:
             mins = [min(data.get((v, t), ([], [0]))[1] or [0])
                     for v in variants]
-            row.append(fmt_ratio(mins[1] / mins[0] if mins[0] else None))
+            rmin = mins[1] / mins[0] if mins[0] else None
+            row.append(fmt_ratio(rmin))
             ci = median_ratio_ci(*(data.get((v, t), ([], []))[1]
                                    for v in variants))
             row.append('%.3f-%.3f' % ci if ci else '-')
             intervals += ci is not None
+            if ratio is not None:
+                span = ci or sorted((ratio, rmin or ratio))
+                ratios[t] = (ratio, span[0], span[1], ci is not None)
         for v in variants:
             cyc = data.get((v, t), ([], []))[0]
             row.append(fmt(statistics.median(cyc)) if cyc else '-')
         rows.append(row)
-        dat.append(pl)
     print_rows(rows)
     if intervals:
         print('95%% CI: bootstrap interval of %s/%s of the medians; a test '
@@ -341,12 +386,8 @@ def cmd_table(path, logs, plot):
         print('skipped: %s (reason=%s%s) in %d of %d boot(s)'
               % (t, why, ': UML has no DMA API' if why == 'no-dma' else '',
                  len(seen), len(logs)))
-    if plot:
-        with open(plot, 'w') as f:
-            f.write('# test' + ''.join(' %s_med %s_min %s_max' % (v, v, v)
-                                       for v in variants) + '\n')
-            for pl in dat:
-                f.write(' '.join(str(x) for x in pl) + '\n')
+    if plot and two:
+        write_plot(plot, ratios, variants, len(rounds[variants[0]]))
     return 0
 
 

@@ -127,25 +127,12 @@ say "$rounds rounds took $((SECONDS - start)) s"
 "$s/ring-bench.sh" "$rounds" "$csv.tmp" || ok=1
 mv "$csv.tmp" "$csv"
 
-"$s/bench-table.py" table "$csv" --plot "$dir/results.dat" \
+"$s/bench-table.py" table "$csv" --plot "$dir/results" \
 	"$dir"/logs/*.log | tee "$dir/results.txt"
 term=png
 [[ $(gnuplot -e 'set terminal' 2>&1) == *pngcairo* ]] && term=pngcairo
-gnuplot <<EOF
-set terminal $term noenhanced size 1200,600
-set output '$dir/results.png'
-set title "page_pool: base vs ours in UML, median of $rounds boots each; native_*: ringbench on the host, ptr_ring vs pp_ring (bars: min-max)"
-set ylabel "ns per op (xdp, rx: per packet), log scale"
-set logscale y
-set style data histogram
-set style histogram errorbars gap 1 lw 1
-set style fill solid 0.7 border -1
-set xtics rotate by -30 nomirror
-set grid ytics
-set key top left
-plot '$dir/results.dat' using 2:3:4:xtic(1) title 'base', \
-	'' using 5:6:7 title 'ours'
-EOF
+gnuplot -e "set terminal $term noenhanced size 1200,1200" \
+	-e "set output '$dir/results.png'" "$dir/results.gp" || ok=1
 say "wrote $csv, $dir/results.txt, $dir/results.png"
 [ $ok -eq 0 ] || say "some boots were incomplete: see the messages above"
 exit $ok

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Check bench-table.py's interval of ours/base, on which the table's
-claim "slower than the base" rests.
+claim "slower than the base" rests, and the chart drawn from it.
 
 usage: bench_table_test.py
 
@@ -9,6 +9,7 @@ Prints one 'PASS name' or 'FAIL name' line a case, diagnostics after '#'.
 import importlib.util
 import os
 import sys
+import tempfile
 
 spec = importlib.util.spec_from_file_location(
     'bench_table', os.path.join(os.path.dirname(__file__), 'bench-table.py'))
@@ -54,6 +55,28 @@ def case_too_few_boots_gives_none():
     got = ci(BASE[:4], BASE), ci(BASE, BASE[:4]), ci(BASE[:5], BASE[:5])
     return got[0] is None and got[1] is None and got[2] is not None, \
         repr(got)
+
+
+def case_plot_puts_each_kind_in_its_panel():
+    # fast: a module test, with an interval; rx_pool_udp: RX, without;
+    # native_p1_b1_s256: the host ring. No XDP test: no empty panel.
+    ratios = {'fast': (0.5, 0.45, 0.55, True),
+              'rx_pool_udp': (1.02, 0.99, 1.02, False),
+              'native_p1_b1_s256': (0.9, 0.8, 1.1, True)}
+    with tempfile.TemporaryDirectory() as d:
+        bt.write_plot(os.path.join(d, 'r'), ratios, ['base', 'ours'], 3)
+        with open(os.path.join(d, 'r.dat')) as f:
+            blocks = [[line.split() for line in b.split('\n')
+                       if line and not line.startswith('#')]
+                      for b in f.read().split('\n\n\n')]
+        with open(os.path.join(d, 'r.gp')) as f:
+            gp = f.read()
+    want = [[['fast', '0.5000', '0.4500', '0.5500', '1']],
+            [['rx_pool_udp', '1.0200', '0.9900', '1.0200', '0']],
+            [['native_p1_b1_s256', '0.9000', '0.8000', '1.1000', '1']]]
+    ok = (blocks == want and gp.count(' index ') == 3 and
+          'layout 3,1' in gp and gp.count('1 with lines') == 3)
+    return ok, 'blocks %r' % blocks
 
 
 def main():

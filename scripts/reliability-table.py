@@ -1,16 +1,14 @@
 #!/usr/bin/env python3
 """The reliability figures, from the logs of make test and make stress.
 
-usage: reliability-table.py [--readme README.md] LOG...
+usage: reliability-table.py [--out FILE] LOG...
 
 One row a log: the kernel and checkers it ran under, the cases passed
 and failed, the pool operations the stress case executed, the faults
 injected, the random inputs tried, the kernel reports found and what
 was left unaccounted for (pools never freed, mappings never unmapped,
 pages handed out twice). Then the stress operations by kind, summed
-over every log. Prints Markdown; with --readme, also writes it into
-that file under the reliability-table marker, in place of the table
-there before.
+over every log. Prints Markdown; with --out, also writes it to FILE.
 """
 import collections
 import os
@@ -45,7 +43,6 @@ FAULTS = re.compile(r'# \w+: faults injected (\d+)')
 # ppsim_rx's faults_while_receiving: the refills that failed.
 REFILLS = re.compile(r'# \w+: \d+% failing: (\d+) failed refills')
 REFUSED = re.compile(r'# \w+: handoffs refused, queue full: (\d+)')
-MARKER = '<!-- reliability-table: regenerate with make stress -->'
 
 DRAWS = re.compile(r'# \w+: \d+ of (\d+) draws accepted')
 SEED = re.compile(r'# \w+: seed \d+')
@@ -127,32 +124,20 @@ def table(logs):
     return out
 
 
-def into_readme(path, lines):
-    """Replaces what follows the marker in path, up to the next heading."""
-    with open(path) as f:
-        text = f.read().split('\n')
-    at = text.index(MARKER)
-    end = at + 1
-    while end < len(text) and not text[end].startswith('## '):
-        end += 1
-    text[at + 1:end] = [''] + lines + ['']
-    with open(path, 'w') as f:
-        f.write('\n'.join(text))
-
-
 def main(argv):
     args = argv[1:]
-    readme = None
-    if args[:1] == ['--readme'] and len(args) > 1:
-        readme, args = args[1], args[2:]
+    out = None
+    if args[:1] == ['--out'] and len(args) > 1:
+        out, args = args[1], args[2:]
     logs = [p for p in args if os.path.exists(p)]
     if not logs:
         sys.stderr.write(__doc__)
         return 2
     lines = table(logs)
     sys.stdout.write('\n'.join(lines) + '\n')
-    if readme:
-        into_readme(readme, lines)
+    if out:
+        with open(out, 'w') as f:
+            f.write('\n'.join(lines) + '\n')
     return 0
 
 

@@ -1,18 +1,20 @@
 #!/bin/bash
-# stress.sh VARIANT SECONDS LOGDIR: the long stress run. The page_pool
+# stress.sh VARIANT DURATION LOGDIR: the long stress run. The page_pool
 # KUnit stress case (a random mix of pool operations from every context,
 # pools destroyed with pages out), each boot after the cross-CPU cases of
-# page_pool_smp, for SECONDS in the QEMU kernel under
-# KASAN, lockdep, kmemleak and DMA-API debug, then for SECONDS in the
+# page_pool_smp, for DURATION seconds in the QEMU kernel under
+# KASAN, lockdep, kmemleak and DMA-API debug, then for DURATION in the
 # KCSAN kernel; then the return ring's many-producer stress, outside the
-# kernel, for SECONDS. SEED=N replays the KUnit case's operations. Each
+# kernel, for DURATION. SEED=N replays the KUnit case's operations. Each
 # part logs to LOGDIR; summarize.py and reliability-table.py read them.
 set -uo pipefail
 
-usage="usage: stress.sh base|ours SECONDS LOGDIR"
+usage="usage: stress.sh base|ours DURATION LOGDIR"
 variant=${1:?$usage}
 secs=${2:?$usage}
 logs=${3:?$usage}
+[[ $secs =~ ^[1-9][0-9]*$ ]] ||
+	{ echo "stress: DURATION must be whole seconds, from 1" >&2; exit 2; }
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/tap.sh"
 mkdir -p "$logs"
