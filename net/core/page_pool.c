@@ -631,15 +631,15 @@ EXPORT_SYMBOL(page_pool_alloc_frag);
 
 /* Whether a caller that claims to be the owner (allow_direct) may be:
  * BH disabled, and not in a hard IRQ or NMI that interrupted such a
- * section. One test of the preempt count's IRQ bits: softirq bits set,
- * none above them.
+ * section. The hard IRQ and NMI bits of the preempt count lie above the
+ * softirq bits.
  */
 static bool pp_may_be_owner(void)
 {
 	unsigned long irq = preempt_count() &
 			    (SOFTIRQ_MASK | HARDIRQ_MASK | NMI_MASK);
 
-	return irq - 1 < SOFTIRQ_MASK;
+	return irq && irq <= SOFTIRQ_MASK;
 }
 
 /* Whether the running context stands in for the pool's NAPI (see
