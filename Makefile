@@ -12,18 +12,19 @@ STRESS_SECONDS ?= 60
 
 # Bad values stop make before any work, with one line. SECONDS was the
 # old name of STRESS_SECONDS: bash gives that name its own meaning.
-positive = $(shell echo '$(1)' | grep -xE '[1-9][0-9]{0,5}')
+# (An x before the value, so that an empty one fails too.)
+positive = $(shell echo 'x$(1)' | grep -xE 'x[1-9][0-9]{0,5}')
 ifneq ($(filter-out base ours,$(POOL))$(words $(POOL)),1)
 $(error POOL must be base or ours, not '$(POOL)')
 endif
-ifneq ($(call positive,$(ROUNDS)),$(ROUNDS))
+ifneq ($(call positive,$(ROUNDS)),x$(ROUNDS))
 $(error ROUNDS must be a whole number of boots from 1, not '$(ROUNDS)')
 endif
-ifneq ($(call positive,$(STRESS_SECONDS)),$(STRESS_SECONDS))
+ifneq ($(call positive,$(STRESS_SECONDS)),x$(STRESS_SECONDS))
 $(error STRESS_SECONDS must be a whole number of seconds from 1, not '$(STRESS_SECONDS)')
 endif
 ifneq ($(SEED),)
-ifneq ($(shell echo '$(SEED)' | grep -xE '[0-9]{1,9}'),$(SEED))
+ifneq ($(shell echo '$(SEED)' | grep -xE '[0-9]{1,20}'),$(SEED))
 $(error SEED must be a whole number, not '$(SEED)')
 endif
 endif

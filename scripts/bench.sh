@@ -127,12 +127,15 @@ say "$rounds rounds took $((SECONDS - start)) s"
 "$s/ring-bench.sh" "$rounds" "$csv.tmp" || ok=1
 mv "$csv.tmp" "$csv"
 
+# Without two variants there is no chart: none of an earlier run either.
+rm -f "$dir"/results.dat "$dir"/results.gp "$dir"/results.png
 "$s/bench-table.py" table "$csv" --plot "$dir/results" \
 	"$dir"/logs/*.log | tee "$dir/results.txt"
 term=png
 [[ $(gnuplot -e 'set terminal' 2>&1) == *pngcairo* ]] && term=pngcairo
 gnuplot -e "set terminal $term noenhanced size 1200,1200" \
 	-e "set output '$dir/results.png'" "$dir/results.gp" || ok=1
+[ -f "$dir/results.png" ] || say "no chart: it needs both variants"
 say "wrote $csv, $dir/results.txt, $dir/results.png"
 [ $ok -eq 0 ] || say "some boots were incomplete: see the messages above"
 exit $ok
