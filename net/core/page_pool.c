@@ -1,28 +1,29 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * page_pool: recycling page allocator for network RX rings.
+ */
+
+/**
+ * DOC: Concurrency rules
  *
- * Concurrency rules
- * =================
- *
- * Owner context. The alloc cache (pool->alloc), the alloc stats and
+ * **Owner context.** The alloc cache (pool->alloc), the alloc stats and
  * the direct-return stats (owner_recycle_stats), the fragment state
  * (frag_*), alloc_nid and pages_state_hold_cnt belong to the single
  * context that allocates from the pool: the RX queue's NAPI poll, or
  * the driver while that NAPI is stopped. Nothing locks them.
  *
- * Direct returns. A return with allow_direct is the caller's claim to
- * run in the owner context; the pool cannot check it. It only ignores
- * the claim where it cannot hold: without BH disabled, and in a hard
- * IRQ or NMI, which may have interrupted the owner's BH-disabled
+ * **Direct returns.** A return with allow_direct is the caller's claim
+ * to run in the owner context; the pool cannot check it. It only
+ * ignores the claim where it cannot hold: without BH disabled, and in a
+ * hard IRQ or NMI, which may have interrupted the owner's BH-disabled
  * section (6.1 tests in_softirq() alone, which is true there too). Such
  * a page takes the return ring. The direct path does not look for
  * destroy: the owner never runs concurrently with, nor after, the last
  * page_pool_destroy(), so a driver must not return pages with
  * allow_direct from then on.
  *
- * NAPI-local returns. A pool linked to its NAPI (p.napi) also takes a
- * return without allow_direct as direct where only its NAPI's context
+ * **NAPI-local returns.** A pool linked to its NAPI (p.napi) also takes
+ * a return without allow_direct as direct where only its NAPI's context
  * could be running: BH off, IRQs on, on the CPU whose poll list holds
  * the NAPI (napi->list_owner). Softirqs of one CPU do not nest, and BH
  * off keeps them out, so such a return cannot run concurrently with the
@@ -34,53 +35,72 @@
  * waits for an RCU grace period, which covers BH-off sections: no
  * return is direct after that, and none still reads the NAPI.
  *
- * Return ring (pool->ring). Any context may produce, hard IRQ included:
- * the ring takes no lock (see page_pool_ring.h). A producer claims
- * cells with cmpxchg and publishes each with a release store of its
- * page. The owner is the only consumer (destroy, then the deferred
+ * **Return ring.** Any context may produce into pool->ring, hard IRQ
+ * included: the ring takes no lock (see page_pool_ring.h). A producer
+ * claims cells with cmpxchg and publishes each with a release store of
+ * its page. The owner is the only consumer (destroy, then the deferred
  * free work, count as the owner: they run once it has stopped). In a
  * DMA-mapping pool a producer syncs its pages for the device and
  * publishes them inside an RCU read-side section in which it saw
- * ring_closed clear. The ring
- * count of the stats is the ring's tail (so it wraps at 2^32 on 32-bit
- * machines); ring_full is counted per CPU. The owner steps over one
- * cell claimed and not yet published. A lone one with nothing
- * published after it, or two in a row, make the ring look empty to
- * the owner, and are counted so.
+ * ring_closed clear. The ring count of the stats is the ring's tail (so
+ * it wraps at 2^32 on 32-bit machines); ring_full is counted per CPU.
+ * The owner steps over one cell claimed and not yet published. A lone
+ * one with nothing published after it, or two in a row, make the ring
+ * look empty to the owner, and are counted so.
  *
- * Leaving the pool. A page may leave from any context. With
+ * **Leaving the pool.** A page may leave from any context. With
  * PP_FLAG_DMA_MAP it is erased from pool->dma_mapped under the xarray's
  * lock (IRQs off), and only the caller whose erase returned the page
  * unmaps it: outside the lock if it saw dma_closed clear in the RCU
  * read-side section it runs in, else before unlocking.
  *
- * Destroy against late returns. The last page_pool_destroy() runs in
- * process context once the owner has stopped, then:
- *  1. sets ring_closed, so that returners free their pages instead of
- *     storing them, and frees the pages of the cache, the ring and the
- *     fragment being cut. A returner that saw ring_closed clear may
- *     still store a page after this: its page is in flight, so the pool
- *     stays until it is drained in step 2 or by the deferred free work
- *     (the returner may not touch the pool to kick it).
- *  2. with PP_FLAG_DMA_MAP and pages still out, sets dma_closed and
- *     waits for an RCU grace period. Returners that saw ring_closed or
- *     dma_closed clear have finished their syncs, stores and unmaps by
- *     then, and the ring is drained again; later ones see both set, so
- *     they sync nothing, store nothing and unmap only under the xarray
- *     lock. With no page out there is nobody to wait for: every page
- *     counted as released was unmapped before it was counted.
- *  3. erases every page still in pool->dma_mapped and unmaps it, both
- *     under the xarray lock: its returner cannot free the page before
- *     taking that lock, so no page goes back to the page allocator
- *     while still mapped. Once a look under the lock finds the xarray
- *     empty, no returner is in the middle of an unmap: destroy drops
- *     the device reference, and the pool makes no DMA call after it
- *     returns.
- *  4. sets destroyed under teardown_lock (direct returns do not look:
- *     see above). Returners that see it count their page as released
- *     under that lock, and the one returning the last page kicks the
- *     deferred free work, which drains the ring, then frees the pool
- *     after checking the counts under the same lock.
+ * **Destroy against late returns.** The last page_pool_destroy() runs
+ * in process context once the owner has stopped, and takes the pool
+ * through these states; each flag is set once and never cleared:
+ *
+ * ====================  ===========  ======================================
+ * state                 flag set     who reads the flag, and what for
+ * ====================  ===========  ======================================
+ * live                  none
+ * ring closed           ring_closed  returners: free the page, do not store
+ * DMA closed            dma_closed   (PP_FLAG_DMA_MAP only) the returner
+ *                                    that unmaps a page: do it under the
+ *                                    xarray lock
+ * destroyed             destroyed    returners counting a page released:
+ *                                    do it under teardown_lock; the one
+ *                                    with the last page kicks the
+ *                                    deferred free work
+ * freed                 none         (no one: the last page is back)
+ * ====================  ===========  ======================================
+ *
+ * The steps, which the code names:
+ *
+ * - *Close the ring*: set ring_closed, so that returners free their
+ *   pages instead of storing them, and free the pages of the cache, the
+ *   ring and the fragment being cut. A returner that saw ring_closed
+ *   clear may still store a page after this: its page is in flight, so
+ *   the pool stays until it is drained by *close DMA* or by the
+ *   deferred free work (the returner may not touch the pool to kick it).
+ * - *Close DMA* (only with PP_FLAG_DMA_MAP): set dma_closed; with pages
+ *   still out, wait for an RCU grace period and drain the ring again.
+ *   Returners that saw ring_closed or dma_closed clear have finished
+ *   their syncs, stores and unmaps by then; later ones see both set, so
+ *   they sync nothing, store nothing and unmap only under the xarray
+ *   lock. With no page out there is nobody to wait for: every page
+ *   counted as released was unmapped before it was counted.
+ * - *Unmap the rest* (only with PP_FLAG_DMA_MAP): erase every page still in pool->dma_mapped and
+ *   unmap it, both under the xarray lock: its returner cannot free the
+ *   page before taking that lock, so no page goes back to the page
+ *   allocator while still mapped. Once a look under the lock finds the
+ *   xarray empty, no returner is in the middle of an unmap: destroy
+ *   drops the device reference, and the pool makes no DMA call after
+ *   it returns.
+ * - *Mark destroyed*: set destroyed under teardown_lock (direct returns
+ *   do not look: see above). Returners that see it count their page as
+ *   released under that lock, and the one returning the last page kicks
+ *   the deferred free work, which drains the ring, then frees the pool
+ *   after checking the counts under the same lock.
+ *
  * A page in flight keeps its pool alive: the pool is freed only once
  * every page that entered it has left. So a returner never touches the
  * pool once it has handed its page over: after publishing the last page
@@ -243,7 +263,7 @@ static void pp_dma_unmap(struct page_pool *pool, struct page *page)
 /* Unmap a page leaving a DMA-mapping pool, unless destroy already did:
  * whoever erases the page from dma_mapped unmaps it. Outside the lock,
  * unless destroy may be about to drop the device: then its last look
- * under the lock waits for us. See the rules at the top.
+ * under the lock waits for us ("Leaving the pool").
  */
 static noinline void pp_dma_forget(struct page_pool *pool, struct page *page)
 {
@@ -267,8 +287,8 @@ static noinline void pp_dma_forget(struct page_pool *pool, struct page *page)
 /* Pages unmapped per hold of the xarray lock (IRQs off) at destroy. */
 #define PP_TEARDOWN_BATCH	16
 
-/* Destroy, after the grace period that follows setting dma_closed:
- * unmap the pages still in flight and let go of the device. Each page
+/* Destroy's step "unmap the rest", after the grace period of "close
+ * DMA": unmap the pages still in flight and let go of the device. Each page
  * is erased and unmapped under the xarray lock, which its returner must
  * take before it may free the page: a page is never back in the page
  * allocator, and maybe mapped anew, while this mapping of it lives. The
@@ -427,15 +447,17 @@ static u32 pp_refill_from_ring(struct page_pool *pool)
 	void **slots = (void **)pool->alloc.cache;
 	u32 count = 0, waived = 0, want, got, kept;
 
-	/* Until a take comes up short: the ring has no more for now. */
+	/* Each take is sized so that neither limit can be overshot: a batch
+	 * kept, a batch freed. Stop at either, or when the ring comes up
+	 * short: it has no more for now.
+	 */
 	do {
 		want = PP_ALLOC_CACHE_REFILL - max(count, waived);
 		got = pp_ring_consume(&pool->ring, slots + count, want);
 		kept = pp_keep_local_pages(pool, count, count + got);
 		waived += count + got - kept;
 		count = kept;
-	} while (got == want && count < PP_ALLOC_CACHE_REFILL &&
-		 waived < PP_ALLOC_CACHE_REFILL);
+	} while (got == want && max(count, waived) < PP_ALLOC_CACHE_REFILL);
 	if (unlikely(waived))
 		pp_stat_add(pool->alloc_stats.waive, waived);
 	else if (!count)
@@ -642,9 +664,9 @@ static bool pp_may_be_owner(void)
 	return irq && irq <= SOFTIRQ_MASK;
 }
 
-/* Whether the running context stands in for the pool's NAPI (see
- * "NAPI-local returns" at the top): BH off, IRQs on, on the CPU whose
- * poll list holds it. IRQs off means netpoll, or a section that may
+/* Whether the running context stands in for the pool's NAPI (rule
+ * "NAPI-local returns"): BH off, IRQs on, on the CPU whose poll list
+ * holds it. IRQs off means netpoll, or a section that may
  * have interrupted the owner's own use of the cache. Softirqs are
  * preemptible on PREEMPT_RT.
  */
@@ -1069,15 +1091,21 @@ static void pp_empty_ring(struct page_pool *pool)
 			pp_free_page(pool, pages[i]);
 }
 
-/* Pages that entered the pool and have not left it. Only for a
- * destroyed pool, under teardown_lock: each call is one more check,
- * counted in destroy_cnt (1 for the check at destroy time).
+/* Pages that entered the pool and have not left it. */
+static s32 pp_inflight(u32 hold, u32 release)
+{
+	return hold - release;
+}
+
+/* Destroy and the deferred free work, under teardown_lock: look once
+ * more for pages in flight, and record the look (destroy_cnt, the
+ * release tracepoint). Returns the pages still out.
  */
-static s32 pp_inflight(struct page_pool *pool)
+static s32 pp_record_inflight(struct page_pool *pool)
 {
 	u32 hold = READ_ONCE(pool->pages_state_hold_cnt);
 	u32 release = atomic_read(&pool->pages_state_release_cnt);
-	s32 inflight = hold - release;
+	s32 inflight = pp_inflight(hold, release);
 
 	pool->destroy_cnt++;
 	trace_page_pool_release(pool, inflight, hold, release);
@@ -1099,7 +1127,7 @@ static void pp_free_retry(struct work_struct *work)
 	pp_empty_ring(pool);
 
 	spin_lock_irqsave(&pool->teardown_lock, flags);
-	inflight = pp_inflight(pool);
+	inflight = pp_record_inflight(pool);
 	/* The returner of the last page may have queued us once more. */
 	if (inflight <= 0)
 		cancel_delayed_work(dwork);
@@ -1123,7 +1151,9 @@ static void pp_free_retry(struct work_struct *work)
 	schedule_delayed_work(dwork, PP_RETRY_INTERVAL);
 }
 
-/* Last step of destroy: free now, or once the pages in flight are back. */
+/* Destroy's step "mark destroyed": free now, or once the pages in
+ * flight are back.
+ */
 static void pp_destroy_or_defer(struct page_pool *pool)
 {
 	unsigned long flags;
@@ -1131,7 +1161,7 @@ static void pp_destroy_or_defer(struct page_pool *pool)
 
 	spin_lock_irqsave(&pool->teardown_lock, flags);
 	WRITE_ONCE(pool->destroyed, true);
-	inflight = pp_inflight(pool);
+	inflight = pp_record_inflight(pool);
 	if (inflight > 0) {
 		pool->defer_start = jiffies;
 		pool->defer_warn = jiffies + PP_DEFER_WARN_INTERVAL;
@@ -1173,7 +1203,7 @@ static bool pp_all_pages_back(struct page_pool *pool)
 	       pool->pages_state_hold_cnt;
 }
 
-/* Destroy, steps 2 and 3 of the rules at the top. */
+/* Destroy's steps "close DMA" and "unmap the rest". */
 static void pp_close_dma(struct page_pool *pool)
 {
 	if (!(pool->p.flags & PP_FLAG_DMA_MAP))
@@ -1254,7 +1284,7 @@ void page_pool_destroy(struct page_pool *pool)
 		return;
 
 	pp_unlink_napi(pool);
-	/* Returners that see this free their page instead of storing it. */
+	/* Close the ring: returners that see this free their page. */
 	WRITE_ONCE(pool->ring_closed, true);
 	if (pool->frag_page)
 		pp_drop_frag_page(pool);
