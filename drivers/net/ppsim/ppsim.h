@@ -14,6 +14,8 @@
 #include <net/page_pool.h>
 #include <net/xdp.h>
 
+#include "ppsim_wire.h"
+
 #define PPSIM_MAX_RXQ		16
 #define PPSIM_RING_DEF		1024
 #define PPSIM_RING_MIN		64
@@ -156,7 +158,7 @@ struct ppsim_rxq {
 	u64 wire_t0;		/* ns: when the pace started */
 	u64 wire_sent;		/* frames written since wire_t0 */
 	bool stopping;
-	u8 wire_tmpl[14 + 20 + 8];	/* Ethernet, IPv4, UDP */
+	u8 wire_tmpl[PPSIM_WIRE_L4_END];	/* Ethernet, IPv4, UDP */
 	struct delayed_work wire_work;
 
 	/* cache mode: FIFO of pages the driver still holds a ref on */
