@@ -194,6 +194,9 @@ struct mlx5_rxt {
 	u32 sq_cqes;
 	struct sk_buff_head skbs;
 	struct pp_test_release release;
+	/* What the NAPI's next poll runs, and its end (mlx5_rxt_in_napi). */
+	void (*napi_step)(struct mlx5_rxt *t);
+	struct completion napi_done;
 };
 
 static void (*mlx5_rxt_mem_disconnect)(void *allocator);
@@ -439,7 +442,30 @@ static void mlx5_rxt_xdpsq(struct mlx5_rxt *t)
 
 static int mlx5_rxt_napi_poll(struct napi_struct *napi, int budget)
 {
+	struct mlx5_rxt *t = container_of(napi, struct mlx5_rxt, napi);
+	typeof(t->napi_step) step = xchg(&t->napi_step, NULL);
+
+	if (step) {
+		step(t);
+		complete(&t->napi_done);
+	}
+	napi_complete_done(napi, 0);
 	return 0;
+}
+
+/* Runs @step in a poll of the channel's NAPI, scheduled on this CPU, as
+ * the stack runs a driver's poll: where the pool is NAPI-local. The NAPI
+ * must be enabled. No assertion: the case must get to napi_disable().
+ */
+static void mlx5_rxt_in_napi(struct mlx5_rxt *t, void (*step)(struct mlx5_rxt *t))
+{
+	init_completion(&t->napi_done);
+	WRITE_ONCE(t->napi_step, step);
+	local_bh_disable();
+	napi_schedule(&t->napi);
+	local_bh_enable();
+	KUNIT_EXPECT_TRUE(t->test,
+			  wait_for_completion_timeout(&t->napi_done, 5 * HZ));
 }
 
 /* Brings up an RQ for @mtu with @prog attached: legacy or striding. */
@@ -1669,6 +1695,73 @@ static void mlx5e_rx_teardown_with_skbs_held_leaks_nothing(struct kunit *test)
 	mlx5_rxt_expect_released(test, t);
 }
 
+#ifdef PAGE_POOL_HAS_NAPI
+/* h. The pool is linked to the channel's NAPI: skbs that the stack frees
+ * in that NAPI's poll, on its CPU, give their pages straight back to the
+ * alloc cache. Freed anywhere else, in softirq too, they take the ring.
+ */
+static void mlx5_rxt_free_first_two_skbs(void *arg)
+{
+	struct mlx5_rxt *t = arg;
+
+	kfree_skb(__skb_dequeue(&t->skbs));
+	kfree_skb(__skb_dequeue(&t->skbs));
+}
+
+static void mlx5e_rx_skbs_freed_in_napi_poll_recycle_to_cache(struct kunit *test)
+{
+	static const unsigned int lens[MLX5_RXT_SKB_BATCH] = {
+		60, 1514, 1000, 1500
+	};
+	struct page_pool_stats before, mid, after;
+	struct mlx5_rxt *t;
+	int i;
+
+	if (IS_ENABLED(CONFIG_PREEMPT_RT))
+		kunit_skip(test, "softirqs are preemptible: no NAPI-local returns");
+	t = mlx5_rxt_start(test, 1500, NULL, true);
+	KUNIT_EXPECT_PTR_EQ(test, t->rq->page_pool->p.napi, &t->napi);
+	mlx5_rxt_mpw_fill(test, t, 0);
+	mlx5_rxt_mpw_fill(test, t, 1);
+	for (i = 0; i < MLX5_RXT_SKB_BATCH; i++)
+		mlx5_rxt_receive_mpwrq(t, 0, i, 1, lens[i], i);
+	KUNIT_EXPECT_EQ(test, mlx5_rxt_poll(t, 64), MLX5_RXT_SKB_BATCH);
+	mlx5_rxt_receive_mpwrq(t, 0, MLX5_RXT_SKB_BATCH,
+			       MLX5_RXT_MPW_STRIDES - MLX5_RXT_SKB_BATCH, 0, 0);
+	KUNIT_EXPECT_EQ(test, mlx5_rxt_poll(t, 64), 1);
+	KUNIT_ASSERT_EQ(test, skb_queue_len(&t->skbs), MLX5_RXT_SKB_BATCH);
+
+	/* 2 KiB strides: skbs 0 and 1 hold the WQE's first page, 2 and 3
+	 * its second, and nothing else holds either.
+	 */
+	before = mlx5_rxt_stats(t);
+	pp_test_in_softirq(mlx5_rxt_free_first_two_skbs, t);
+	mid = mlx5_rxt_stats(t);
+	KUNIT_EXPECT_EQ(test, mid.recycle_stats.cached,
+			before.recycle_stats.cached);
+	KUNIT_EXPECT_EQ(test, mid.recycle_stats.ring,
+			before.recycle_stats.ring + 1);
+
+	napi_enable(&t->napi);
+	mlx5_rxt_in_napi(t, mlx5_rxt_free_skbs);
+	napi_disable(&t->napi);
+	after = mlx5_rxt_stats(t);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&t->skbs), 0U);
+	KUNIT_EXPECT_EQ(test, after.recycle_stats.cached,
+			mid.recycle_stats.cached + 1);
+	KUNIT_EXPECT_EQ(test, after.recycle_stats.ring, mid.recycle_stats.ring);
+	KUNIT_EXPECT_EQ(test, after.recycle_stats.released_refcnt, 0ULL);
+
+	mlx5_rxt_stop(t);
+	mlx5_rxt_expect_released(test, t);
+}
+#else
+static void mlx5e_rx_skbs_freed_in_napi_poll_recycle_to_cache(struct kunit *test)
+{
+	kunit_skip(test, "the pool under test has no NAPI link");
+}
+#endif
+
 static int mlx5_rxt_init(struct kunit *test)
 {
 	pp_test_dma_reset();
@@ -1707,6 +1800,7 @@ static struct kunit_case mlx5_rxt_cases[] = {
 	KUNIT_CASE(mlx5e_rx_xdp_multibuf_trim_then_drop_or_pass),
 	KUNIT_CASE(mlx5e_rx_striding_linear_skbs_and_recycle),
 	KUNIT_CASE(mlx5e_rx_striding_nonlinear_skb_holds_its_page),
+	KUNIT_CASE(mlx5e_rx_skbs_freed_in_napi_poll_recycle_to_cache),
 	KUNIT_CASE(mlx5e_rx_teardown_with_skbs_held_leaks_nothing),
 	{}
 };
