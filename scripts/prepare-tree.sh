@@ -19,6 +19,7 @@ manifest=$src/.page_pool_overlay
 # Our implementation of the pool and the tests of its internals: left
 # out of the base variant.
 pool_files="net/core/page_pool.c include/net/page_pool.h
+include/net/page_pool/types.h include/net/page_pool/helpers.h
 include/trace/events/page_pool.h net/core/page_pool_ring.h
 net/core/page_pool_ring_test.c"
 # Where our own files live, at their kernel paths.

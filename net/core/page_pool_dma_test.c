@@ -164,6 +164,54 @@ static void pp_dma_sync_only_dirty_length(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, pp_test_released(&r));
 }
 
+#ifndef CONFIG_PAGE_POOL_KUNIT_TEST_BASE_POOL
+/* The driver's sync before it reads (6.1's pool has no helper for it):
+ * from the pool's offset, in the pool's direction, exactly the length
+ * asked, and no sync for the device.
+ */
+static void pp_dma_sync_for_cpu_from_pool_offset(struct kunit *test)
+{
+	static const enum dma_data_direction dirs[] = {
+		DMA_FROM_DEVICE, DMA_BIDIRECTIONAL
+	};
+	struct page_pool_params p = {
+		.flags = PP_FLAG_DMA_MAP,
+		.pool_size = 64,
+		.nid = NUMA_NO_NODE,
+		.dev = pp_test_dma.dev,
+		.offset = 64,
+		.max_len = 1024,
+	};
+	struct pp_test_release r;
+	struct page_pool *pool;
+	struct page *a;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(dirs); i++) {
+		p.dma_dir = dirs[i];
+		pool = page_pool_create(&p);
+		KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(pool));
+		pp_test_watch_release(pool, &r);
+		a = pp_test_alloc(pool);
+		KUNIT_ASSERT_NOT_NULL(test, a);
+		atomic_set(&pp_test_dma.cpu_syncs, 0);
+		atomic_set(&pp_test_dma.syncs, 0);
+
+		page_pool_dma_sync_for_cpu(pool, a, 10, 300);
+		KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.cpu_syncs), 1);
+		KUNIT_EXPECT_EQ(test, pp_test_dma.cpu_sync_addr,
+				page_to_phys(a) + 64 + 10);
+		KUNIT_EXPECT_EQ(test, pp_test_dma.cpu_sync_size, (size_t)300);
+		KUNIT_EXPECT_EQ(test, pp_test_dma.cpu_sync_dir, dirs[i]);
+		KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.syncs), 0);
+
+		pp_dma_put(pool, a, -1);
+		pp_test_destroy(pool);
+		KUNIT_EXPECT_TRUE(test, pp_test_released(&r));
+	}
+}
+#endif
+
 static void pp_dma_no_sync_without_sync_flag(struct kunit *test)
 {
 	struct pp_test_release r;
@@ -937,6 +985,9 @@ static struct kunit_case pp_dma_cases[] = {
 	KUNIT_CASE(pp_dma_maps_once_and_keeps_address),
 	KUNIT_CASE(pp_dma_sync_covers_max_len_from_offset),
 	KUNIT_CASE(pp_dma_sync_only_dirty_length),
+#ifndef CONFIG_PAGE_POOL_KUNIT_TEST_BASE_POOL
+	KUNIT_CASE(pp_dma_sync_for_cpu_from_pool_offset),
+#endif
 	KUNIT_CASE(pp_dma_no_sync_without_sync_flag),
 	KUNIT_CASE(pp_dma_release_page_unmaps),
 	KUNIT_CASE(pp_dma_destroy_unmaps_in_flight_pages),

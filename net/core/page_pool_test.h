@@ -311,6 +311,11 @@ struct pp_test_dma {
 	/* The last sync for the device. */
 	dma_addr_t sync_addr;
 	size_t sync_size;
+	/* Syncs for the CPU, and the last one. */
+	atomic_t cpu_syncs;
+	dma_addr_t cpu_sync_addr;
+	size_t cpu_sync_size;
+	enum dma_data_direction cpu_sync_dir;
 	/* Once @sync_hi is set: syncs for the device that reach out of
 	 * [sync_lo, sync_hi) of their page or, with @sync_exact, do not
 	 * cover exactly that. Counted without a lock.
@@ -476,6 +481,10 @@ static inline void pp_test_dma_sync_for_cpu(struct device *dev,
 	unsigned long flags;
 
 	pp_test_dma_note_call();
+	atomic_inc(&d->cpu_syncs);
+	d->cpu_sync_addr = addr;
+	d->cpu_sync_size = size;
+	d->cpu_sync_dir = dir;
 	if (!d->record)
 		return;
 	spin_lock_irqsave(&d->lock, flags);

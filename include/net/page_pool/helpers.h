@@ -1,0 +1,264 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * page_pool's inline helpers: allocating in NAPI context, giving pages
+ * back, DMA addresses and syncs, fragment counts and statistics. This is
+ * what a driver includes. See Documentation/networking/page_pool.rst.
+ */
+#ifndef _NET_PAGE_POOL_HELPERS_H
+#define _NET_PAGE_POOL_HELPERS_H
+
+#include <linux/dma-mapping.h>
+#include <net/page_pool/types.h>
+
+/**
+ * page_pool_get_dma_addr() - DMA address of a page mapped by its pool
+ * @page: a page handed out by a pool created with PP_FLAG_DMA_MAP; for
+ *	a page of any other pool the value read is meaningless
+ *
+ * The mapping is made when the page enters the pool and kept while it
+ * is recycled.
+ *
+ * Return: the address the device uses for the start of the page, or 0
+ * once the page has left the pool (page_pool_release_page()) or, for a
+ * page still in flight, once page_pool_destroy() has returned.
+ */
+static inline dma_addr_t page_pool_get_dma_addr(const struct page *page)
+{
+	dma_addr_t addr = page->dma_addr;
+
+	if (PAGE_POOL_DMA_USE_PP_FRAG_COUNT)
+		addr |= (dma_addr_t)page->dma_addr_upper << 16 << 16;
+	return addr;
+}
+
+/**
+ * page_pool_set_dma_addr() - record the DMA address of a page
+ * @page: the page
+ * @addr: its DMA address, or 0 for none
+ */
+static inline void page_pool_set_dma_addr(struct page *page, dma_addr_t addr)
+{
+	page->dma_addr = addr;
+	if (PAGE_POOL_DMA_USE_PP_FRAG_COUNT)
+		page->dma_addr_upper = upper_32_bits(addr);
+}
+
+/**
+ * page_pool_get_dma_dir() - DMA direction the pool maps its pages with
+ * @pool: the pool
+ *
+ * Return: @pool->p.dma_dir.
+ */
+static inline enum dma_data_direction
+page_pool_get_dma_dir(const struct page_pool *pool)
+{
+	return pool->p.dma_dir;
+}
+
+/**
+ * page_pool_fragment_page() - set how many fragment users a page has
+ * @page: a page of a PP_FLAG_PAGE_FRAG pool
+ * @nr: number of page_pool_defrag_page() drops it takes to free it
+ */
+static inline void page_pool_fragment_page(struct page *page, long nr)
+{
+	atomic_long_set(&page->pp_frag_count, nr);
+}
+
+/**
+ * page_pool_defrag_page() - drop fragment users of a page
+ * @page: a page of a PP_FLAG_PAGE_FRAG pool
+ * @nr: number of users to drop
+ *
+ * Return: the number of users left; 0 means the caller dropped the last
+ * ones and now owns the whole page.
+ */
+static inline long page_pool_defrag_page(struct page *page, long nr)
+{
+	long left;
+
+	/*
+	 * Dropping every remaining user needs no atomic write: nobody else
+	 * can look at the count, and it is set afresh before reuse.
+	 */
+	if (atomic_long_read(&page->pp_frag_count) == nr)
+		return 0;
+
+	left = atomic_long_sub_return(nr, &page->pp_frag_count);
+	WARN_ON(left < 0);
+	return left;
+}
+
+/**
+ * page_pool_is_last_frag() - drop one fragment user of a page
+ * @pool: the pool of @page
+ * @page: the page
+ *
+ * Return: true if the caller held the last user (always, for a pool
+ * without PP_FLAG_PAGE_FRAG), so the page may go back to the pool.
+ */
+static inline bool page_pool_is_last_frag(struct page_pool *pool,
+					  struct page *page)
+{
+	if (!(pool->p.flags & PP_FLAG_PAGE_FRAG))
+		return true;
+	return page_pool_defrag_page(page, 1) == 0;
+}
+
+/**
+ * page_pool_dma_sync_for_cpu() - let the CPU read what the device wrote
+ * @pool: the pool @page came from, created with PP_FLAG_DMA_MAP
+ * @page: the page, as handed out (for a fragment, the fragment's page)
+ * @offset: where the data starts, from the pool's &page_pool_params.offset
+ *	(for a fragment, the fragment's offset in the page plus its headroom)
+ * @dma_sync_size: how many bytes the device wrote from there
+ *
+ * The driver's sync before it reads what the device wrote. It syncs on
+ * every call: the pool does not know what was synced before. (With
+ * PP_FLAG_DMA_SYNC_DEV the pool syncs its pages for the device; the
+ * other direction is always the driver's.)
+ *
+ * Context: any.
+ */
+static inline void page_pool_dma_sync_for_cpu(const struct page_pool *pool,
+					      const struct page *page,
+					      u32 offset, u32 dma_sync_size)
+{
+	dma_sync_single_range_for_cpu(pool->p.dev, page_pool_get_dma_addr(page),
+				      pool->p.offset + offset, dma_sync_size,
+				      page_pool_get_dma_dir(pool));
+}
+
+/**
+ * page_pool_dev_alloc_pages() - allocate a page from NAPI context
+ * @pool: the pool
+ *
+ * Return: a page, or NULL.
+ */
+static inline struct page *page_pool_dev_alloc_pages(struct page_pool *pool)
+{
+	return page_pool_alloc_pages(pool, GFP_ATOMIC | __GFP_NOWARN);
+}
+
+/**
+ * page_pool_dev_alloc_frag() - allocate a fragment from NAPI context
+ * @pool: a pool with PP_FLAG_PAGE_FRAG
+ * @offset: where the fragment starts in the returned page
+ * @size: fragment size in bytes
+ *
+ * Return: the page holding the fragment, or NULL.
+ */
+static inline struct page *page_pool_dev_alloc_frag(struct page_pool *pool,
+						    unsigned int *offset,
+						    unsigned int size)
+{
+	return page_pool_alloc_frag(pool, offset, size,
+				    GFP_ATOMIC | __GFP_NOWARN);
+}
+
+/**
+ * page_pool_put_page() - give a page (or one fragment of it) back
+ * @pool: the pool the page came from
+ * @page: the page
+ * @dma_sync_size: bytes the device may have written, from the pool's
+ *	offset; the pool syncs only that much for the device. -1 means
+ *	the pool's max_len.
+ * @allow_direct: the caller's claim that it runs in the pool's own NAPI
+ *	context, so that the page may go straight into the alloc cache.
+ *	The pool ignores it unless BH is disabled, and in hard IRQ or NMI;
+ *	never pass it once the pool's NAPI has stopped for
+ *	page_pool_destroy().
+ *
+ * The caller gives up its reference to the page, whether it is
+ * recycled or freed.
+ */
+static inline void page_pool_put_page(struct page_pool *pool,
+				      struct page *page,
+				      unsigned int dma_sync_size,
+				      bool allow_direct)
+{
+	/* Only a pool that exists can own pages; keep the linker happy. */
+	if (!IS_ENABLED(CONFIG_PAGE_POOL))
+		return;
+	if (!page_pool_is_last_frag(pool, page))
+		return;
+	page_pool_put_defragged_page(pool, page, dma_sync_size, allow_direct);
+}
+
+/**
+ * page_pool_put_full_page() - give a page back, syncing max_len
+ * @pool: the pool the page came from
+ * @page: the page
+ * @allow_direct: as for page_pool_put_page()
+ */
+static inline void page_pool_put_full_page(struct page_pool *pool,
+					   struct page *page, bool allow_direct)
+{
+	page_pool_put_page(pool, page, -1, allow_direct);
+}
+
+/**
+ * page_pool_recycle_direct() - give a page back from the pool's NAPI context
+ * @pool: the pool the page came from
+ * @page: the page
+ */
+static inline void page_pool_recycle_direct(struct page_pool *pool,
+					    struct page *page)
+{
+	page_pool_put_full_page(pool, page, true);
+}
+
+/**
+ * page_pool_put() - drop one user of the pool
+ * @pool: the pool
+ *
+ * Return: true if that was the last user, who must then tear it down.
+ */
+static inline bool page_pool_put(struct page_pool *pool)
+{
+	return refcount_dec_and_test(&pool->user_cnt);
+}
+
+/**
+ * page_pool_nid_changed() - follow the NUMA node of the RX queue
+ * @pool: the pool
+ * @new_nid: the node the queue's interrupts now run on
+ *
+ * Call from the pool's NAPI context.
+ */
+static inline void page_pool_nid_changed(struct page_pool *pool, int new_nid)
+{
+	if (unlikely(pool->p.nid != new_nid))
+		page_pool_update_nid(pool, new_nid);
+}
+
+#ifdef CONFIG_PAGE_POOL_STATS
+bool page_pool_get_stats(struct page_pool *pool,
+			 struct page_pool_stats *stats);
+int page_pool_ethtool_stats_get_count(void);
+u8 *page_pool_ethtool_stats_get_strings(u8 *data);
+u64 *page_pool_ethtool_stats_get(u64 *data, void *stats);
+#else
+static inline bool page_pool_get_stats(struct page_pool *pool,
+				       struct page_pool_stats *stats)
+{
+	return false;
+}
+
+static inline int page_pool_ethtool_stats_get_count(void)
+{
+	return 0;
+}
+
+static inline u8 *page_pool_ethtool_stats_get_strings(u8 *data)
+{
+	return data;
+}
+
+static inline u64 *page_pool_ethtool_stats_get(u64 *data, void *stats)
+{
+	return data;
+}
+#endif
+
+#endif /* _NET_PAGE_POOL_HELPERS_H */
