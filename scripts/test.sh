@@ -18,10 +18,11 @@ stage() {
 	echo "== $name took $((SECONDS - start)) s"
 }
 
-# A QEMU run keeps about one core of two busy: a compile-only stage (its
-# own build folder, no kernel to build) fills the other at nice 19 in
-# the meantime, never alongside a kernel build. It runs in a session of
-# its own, which an interrupted run stops (it would ignore SIGINT).
+# A QEMU run leaves about a third of two cores idle (vmstat): one compile
+# at a time (a compile-only stage, or the build of the next kernel, in
+# a folder of its own) runs beside it at nice 19, so that it takes what
+# QEMU leaves; never two compiles at once. It runs in a session of its
+# own, which an interrupted run stops (it would ignore SIGINT).
 alongside_pgids=
 alongside() {
 	echo "== $1 (alongside the next stage)"
@@ -39,12 +40,19 @@ stage um-fpstate "$top/scripts/um-fpstate.sh" "$variant" "$logs/um-fpstate.log"
 stage bench-smoke "$top/scripts/bench-smoke.sh" "$variant" "$logs/bench-smoke.log"
 stage selftest-um "$top/scripts/selftest-um.sh" "$variant" "$logs/selftest-um.log"
 stage ppsim-um "$top/scripts/ppsim-um.sh" "$variant" "$logs/ppsim-um.log"
+# build ARCH: build-kernel.sh without the folder's name on stdout.
+build='"$0" "$1" "$2" >/dev/null'
+stage build-x86_64 bash -c "$build" "$top/scripts/build-kernel.sh" x86_64 "$variant"
+# The KCSAN kernel builds while the KASAN kernel's suites run.
+alongside build-x86_64-kcsan bash -c "$build" "$top/scripts/build-kernel.sh" \
+	x86_64-kcsan "$variant"
 stage kunit-x86_64 "$top/scripts/kunit-x86_64.sh" "$variant" "$logs/kunit-x86_64.log"
-alongside users "$top/scripts/compile-users.sh" "$variant" "$logs/users.log"
 stage ppsim-x86_64 "$top/scripts/ppsim-x86_64.sh" "$variant" "$logs/ppsim-x86_64.log"
 wait
+alongside users "$top/scripts/compile-users.sh" "$variant" "$logs/users.log"
 stage kunit-kcsan "$top/scripts/kunit-x86_64.sh" "$variant" "$logs/kunit-kcsan.log" \
 	x86_64-kcsan
+wait
 # check builds objects in the x86_64 kernel's folder, which ppsim-kcsan
 # does not touch.
 alongside check "$top/scripts/check.sh" "$variant" "$logs/check.log"
