@@ -107,6 +107,10 @@ KNOWN_RACES = [
     # not change: strict KCSAN reports it anyway. ppsim queues its wire
     # work from NAPI, and any driver requeueing its work does the same.
     ('queue_delayed_work_on', 'worker_thread'),
+    # The same word, read plainly by move_linked_works() when the work
+    # at the head is LINKED, or when process_one_work() finds it already
+    # running on another worker and hands it over: rarer, same race.
+    ('queue_delayed_work_on', 'move_linked_works'),
 ]
 
 

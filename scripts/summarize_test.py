@@ -322,6 +322,14 @@ def main(argv):
     case(not fails(race('queue_delayed_work_on', 'worker_thread',
                         'ppsim_poll', 'kthread', 'read-write (marked)')),
          'the known workqueue race under our NAPI does not fail a run')
+    case(not fails(race('move_linked_works', 'queue_delayed_work_on',
+                        'process_one_work', 'ppsim_poll', 'read',
+                        'read-write (marked)')),
+         'the workqueue handing a running work over does not fail a run')
+    case(fails(race('move_linked_works', 'queue_delayed_work_on',
+                    'process_one_work', 'ppsim_poll', 'write',
+                    'read-write (marked)')),
+         'a plain write in the hand-over of a work fails a run')
     case(fails(race('queue_delayed_work_on', 'worker_thread',
                     'ppsim_poll', 'kthread', 'write')),
          'a plain write racing the workqueue from our code fails a run')
