@@ -25,11 +25,8 @@
 struct ppn_ctx {
 	struct kunit *test;
 	struct net_device *dev;
-	struct napi_struct napi;
+	struct pp_test_napi tn;
 	struct page_pool *pool;
-	/* Run once by the next poll, then the poll completes @polled. */
-	void (*step)(struct ppn_ctx *ctx);
-	struct completion polled;
 	struct sk_buff *skb;
 	struct page *page;
 	void *bulk[PPN_BULK];
@@ -43,19 +40,6 @@ struct ppn_ctx {
 	struct sk_buff *burst[PPN_BURST];
 	int remote_cached;
 };
-
-static int ppn_poll(struct napi_struct *napi, int budget)
-{
-	struct ppn_ctx *ctx = container_of(napi, struct ppn_ctx, napi);
-	typeof(ctx->step) step = xchg(&ctx->step, NULL);
-
-	if (step) {
-		step(ctx);
-		complete(&ctx->polled);
-	}
-	napi_complete_done(napi, 0);
-	return 0;
-}
 
 static void ppn_remote_free(struct work_struct *work);
 
@@ -73,18 +57,17 @@ static struct ppn_ctx *ppn_ctx_create(struct kunit *test, bool linked)
 	ctx->dev = kunit_kzalloc(test, sizeof(*ctx->dev), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, ctx->dev);
 	ctx->test = test;
-	init_completion(&ctx->polled);
 	init_completion(&ctx->remote_done);
 	INIT_WORK(&ctx->remote, ppn_remote_free);
 	init_dummy_netdev(ctx->dev);
-	netif_napi_add(ctx->dev, &ctx->napi, ppn_poll);
-	napi_enable(&ctx->napi);
+	pp_test_napi_add(&ctx->tn, ctx->dev);
+	napi_enable(&ctx->tn.napi);
 	if (linked)
-		p.napi = &ctx->napi;
+		p.napi = &ctx->tn.napi;
 	ctx->pool = page_pool_create(&p);
 	if (IS_ERR(ctx->pool)) {
-		napi_disable(&ctx->napi);
-		netif_napi_del(&ctx->napi);
+		napi_disable(&ctx->tn.napi);
+		netif_napi_del(&ctx->tn.napi);
 		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ctx->pool);
 	}
 	test->priv = ctx;
@@ -100,8 +83,8 @@ static void ppn_exit(struct kunit *test)
 		return;
 	if (ctx->remote_queued)
 		flush_work(&ctx->remote);
-	napi_disable(&ctx->napi);
-	netif_napi_del(&ctx->napi);
+	napi_disable(&ctx->tn.napi);
+	netif_napi_del(&ctx->tn.napi);
 	page_pool_destroy(ctx->pool);
 	pp_test_unpin_cpu();
 }
@@ -121,8 +104,9 @@ static void ppn_build_skb(struct ppn_ctx *ctx)
 }
 
 /* Free the case's skb and note whether its page went to the cache. */
-static void ppn_free_skb(struct ppn_ctx *ctx)
+static void ppn_free_skb(void *arg)
 {
+	struct ppn_ctx *ctx = arg;
 	u32 before = ctx->pool->alloc.count;
 
 	kfree_skb(ctx->skb);
@@ -130,21 +114,14 @@ static void ppn_free_skb(struct ppn_ctx *ctx)
 	ctx->cached = ctx->pool->alloc.count - before;
 }
 
-static void ppn_nothing(struct ppn_ctx *ctx)
+static void ppn_nothing(void *arg)
 {
 }
 
 /* Schedule the NAPI on this CPU and wait for its poll to run @step. */
-static void ppn_run_in_poll(struct ppn_ctx *ctx,
-			    void (*step)(struct ppn_ctx *ctx))
+static void ppn_run_in_poll(struct ppn_ctx *ctx, void (*step)(void *arg))
 {
-	reinit_completion(&ctx->polled);
-	WRITE_ONCE(ctx->step, step);
-	local_bh_disable();
-	napi_schedule(&ctx->napi);
-	local_bh_enable();
-	KUNIT_ASSERT_TRUE(ctx->test,
-			  wait_for_completion_timeout(&ctx->polled, 5 * HZ));
+	KUNIT_ASSERT_TRUE(ctx->test, pp_test_napi_run(&ctx->tn, step, ctx));
 }
 
 /* The page came back to the pool: into the cache (@cached), where the
@@ -172,8 +149,9 @@ static void ppn_skb_freed_in_poll_is_cached(struct kunit *test)
 }
 
 /* XDP frames returned in bulk in the poll, as a devmap flush does. */
-static void ppn_put_bulk(struct ppn_ctx *ctx)
+static void ppn_put_bulk(void *arg)
 {
+	struct ppn_ctx *ctx = arg;
 	u32 before = ctx->pool->alloc.count;
 
 	page_pool_put_page_bulk(ctx->pool, ctx->bulk, PPN_BULK);
@@ -217,7 +195,7 @@ static void ppn_listed_here_needs_bh_off(struct kunit *test)
 {
 	struct ppn_ctx *ctx = ppn_ctx_create(test, true);
 
-	WRITE_ONCE(ctx->napi.list_owner, raw_smp_processor_id());
+	WRITE_ONCE(ctx->tn.napi.list_owner, raw_smp_processor_id());
 	ppn_build_skb(ctx);
 	ppn_free_skb(ctx);
 	KUNIT_EXPECT_EQ(test, ctx->cached, 0);
@@ -226,13 +204,8 @@ static void ppn_listed_here_needs_bh_off(struct kunit *test)
 	local_bh_disable();
 	ppn_free_skb(ctx);
 	local_bh_enable();
-	WRITE_ONCE(ctx->napi.list_owner, -1);
+	WRITE_ONCE(ctx->tn.napi.list_owner, -1);
 	ppn_expect_back(ctx, 1);
-}
-
-static void ppn_tasklet_free(void *arg)
-{
-	ppn_free_skb(arg);
 }
 
 /* After a poll on this CPU: in process context with BH on and off, and
@@ -255,15 +228,16 @@ static void ppn_same_cpu_outside_poll_takes_ring(struct kunit *test)
 	ppn_expect_back(ctx, 0);
 
 	ppn_build_skb(ctx);
-	pp_test_in_softirq(ppn_tasklet_free, ctx);
+	pp_test_in_softirq(ppn_free_skb, ctx);
 	ppn_expect_back(ctx, 0);
 }
 
 /* netpoll runs the poll with IRQs off, where the owner may have been
  * interrupted halfway through its own use of the cache.
  */
-static void ppn_put_with_irqs_off(struct ppn_ctx *ctx)
+static void ppn_put_with_irqs_off(void *arg)
 {
+	struct ppn_ctx *ctx = arg;
 	u32 before = ctx->pool->alloc.count;
 	unsigned long flags;
 
@@ -287,7 +261,7 @@ static bool ppn_polled(void *arg, unsigned long start)
 {
 	struct ppn_ctx *ctx = arg;
 
-	return completion_done(&ctx->polled) ||
+	return completion_done(&ctx->tn.done) ||
 	       time_after(jiffies, start + 5 * HZ);
 }
 
@@ -297,12 +271,11 @@ static void ppn_busy_poll_takes_ring(struct kunit *test)
 #ifdef CONFIG_NET_RX_BUSY_POLL
 	struct ppn_ctx *ctx = ppn_ctx_create(test, true);
 
-	KUNIT_ASSERT_GE(test, ctx->napi.napi_id, MIN_NAPI_ID);
+	KUNIT_ASSERT_GE(test, ctx->tn.napi.napi_id, MIN_NAPI_ID);
 	ppn_build_skb(ctx);
-	reinit_completion(&ctx->polled);
-	WRITE_ONCE(ctx->step, ppn_free_skb);
-	napi_busy_loop(ctx->napi.napi_id, ppn_polled, ctx, false, 8);
-	KUNIT_ASSERT_TRUE(test, completion_done(&ctx->polled));
+	pp_test_napi_arm(&ctx->tn, ppn_free_skb, ctx);
+	napi_busy_loop(ctx->tn.napi.napi_id, ppn_polled, ctx, false, 8);
+	KUNIT_ASSERT_TRUE(test, completion_done(&ctx->tn.done));
 	ppn_expect_back(ctx, 0);
 #else
 	kunit_skip(test, "no busy polling in this kernel");
@@ -338,10 +311,10 @@ static void ppn_disabled_napi_takes_ring(struct kunit *test)
 	struct ppn_ctx *ctx = ppn_ctx_create(test, true);
 
 	ppn_run_in_poll(ctx, ppn_nothing);
-	napi_disable(&ctx->napi);
+	napi_disable(&ctx->tn.napi);
 	ppn_build_skb(ctx);
-	pp_test_in_softirq(ppn_tasklet_free, ctx);
-	napi_enable(&ctx->napi);
+	pp_test_in_softirq(ppn_free_skb, ctx);
+	napi_enable(&ctx->tn.napi);
 	ppn_expect_back(ctx, 0);
 }
 
@@ -356,8 +329,10 @@ static void ppn_disable_direct_recycling_takes_ring(struct kunit *test)
 	ppn_expect_back(ctx, 0);
 }
 
-static void ppn_free_skb_only(struct ppn_ctx *ctx)
+static void ppn_free_skb_only(void *arg)
 {
+	struct ppn_ctx *ctx = arg;
+
 	kfree_skb(ctx->skb);
 	ctx->skb = NULL;
 }
@@ -376,8 +351,8 @@ static void ppn_destroyed_pool_is_not_cached(struct kunit *test)
 	ppn_run_in_poll(ctx, ppn_free_skb_only);
 	KUNIT_EXPECT_TRUE(test, pp_test_released(&r));
 	/* ppn_exit() must not destroy it again. */
-	napi_disable(&ctx->napi);
-	netif_napi_del(&ctx->napi);
+	napi_disable(&ctx->tn.napi);
+	netif_napi_del(&ctx->tn.napi);
 	pp_test_unpin_cpu();
 	test->priv = NULL;
 }
@@ -401,8 +376,9 @@ static void ppn_remote_free(struct work_struct *work)
 }
 
 /* In the poll: keep the alloc cache busy until the other CPU is done. */
-static void ppn_poll_during_remote_frees(struct ppn_ctx *ctx)
+static void ppn_poll_during_remote_frees(void *arg)
 {
+	struct ppn_ctx *ctx = arg;
 	unsigned long end = jiffies + 5 * HZ;
 	struct page *page;
 

@@ -15,6 +15,7 @@
 #include <linux/device.h>
 #include <linux/dma-map-ops.h>
 #include <linux/interrupt.h>
+#include <linux/netdevice.h>
 #include <linux/random.h>
 #include <linux/sched.h>
 #include <linux/spinlock.h>
@@ -149,6 +150,68 @@ static inline void pp_test_in_softirq(void (*fn)(void *arg), void *arg)
 	tasklet_schedule(&s.tasklet);
 	wait_for_completion(&s.done);
 	tasklet_kill(&s.tasklet);
+}
+
+/* A NAPI whose next poll runs one step of a case: a pool linked to it
+ * recycles directly only there, and only on the CPU running the poll.
+ */
+struct pp_test_napi {
+	struct napi_struct napi;
+	void (*step)(void *arg);
+	void *arg;
+	struct completion done;
+};
+
+static inline int pp_test_napi_poll(struct napi_struct *napi, int budget)
+{
+	struct pp_test_napi *tn = container_of(napi, typeof(*tn), napi);
+	typeof(tn->step) step = xchg(&tn->step, NULL);
+
+	if (step) {
+		step(tn->arg);
+		complete(&tn->done);
+	}
+	napi_complete_done(napi, 0);
+	return 0;
+}
+
+/* Adds @tn to @dev, disabled, as netif_napi_add() leaves a NAPI. */
+static inline void pp_test_napi_add(struct pp_test_napi *tn,
+				    struct net_device *dev)
+{
+	init_completion(&tn->done);
+	netif_napi_add(dev, &tn->napi, pp_test_napi_poll);
+}
+
+/* Makes @step(@arg) the next poll's work, for whoever runs that poll. */
+static inline void pp_test_napi_arm(struct pp_test_napi *tn,
+				    void (*step)(void *arg), void *arg)
+{
+	reinit_completion(&tn->done);
+	tn->arg = arg;
+	/* The poll's xchg() orders its read of @arg after this. */
+	smp_store_release(&tn->step, step);
+}
+
+/**
+ * pp_test_napi_run() - run @step(@arg) in a poll of @tn on this CPU
+ * @tn: the NAPI, enabled
+ * @step: the work; it must not sleep nor use KUNIT_ASSERT_*
+ * @arg: its argument
+ *
+ * Schedules the NAPI here, as a driver's interrupt would, and waits for
+ * the poll that runs @step.
+ *
+ * Return: false if no poll ran it within five seconds.
+ */
+static inline bool pp_test_napi_run(struct pp_test_napi *tn,
+				    void (*step)(void *arg), void *arg)
+{
+	pp_test_napi_arm(tn, step, arg);
+	local_bh_disable();
+	napi_schedule(&tn->napi);
+	local_bh_enable();
+	return wait_for_completion_timeout(&tn->done, 5 * HZ);
 }
 
 /* An allocation, run in softirq context as the pool's NAPI would. */

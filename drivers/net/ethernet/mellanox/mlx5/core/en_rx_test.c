@@ -179,7 +179,8 @@ struct mlx5_rxt {
 	struct mlx5e_profile profile;
 	struct mlx5e_params params;
 	struct net_device *netdev;
-	struct napi_struct napi;
+	/* The channel's NAPI, the pool's since patch 0016. */
+	struct pp_test_napi tn;
 	struct hwtstamp_config tstamp;
 	struct mlx5e_xdpsq *sq;
 	__be32 wq_db;
@@ -194,9 +195,6 @@ struct mlx5_rxt {
 	u32 sq_cqes;
 	struct sk_buff_head skbs;
 	struct pp_test_release release;
-	/* What the NAPI's next poll runs, and its end (mlx5_rxt_in_napi). */
-	void (*napi_step)(struct mlx5_rxt *t);
-	struct completion napi_done;
 };
 
 static void (*mlx5_rxt_mem_disconnect)(void *allocator);
@@ -440,34 +438,6 @@ static void mlx5_rxt_xdpsq(struct mlx5_rxt *t)
 	set_bit(MLX5E_SQ_STATE_ENABLED, &sq->state);
 }
 
-static int mlx5_rxt_napi_poll(struct napi_struct *napi, int budget)
-{
-	struct mlx5_rxt *t = container_of(napi, struct mlx5_rxt, napi);
-	typeof(t->napi_step) step = xchg(&t->napi_step, NULL);
-
-	if (step) {
-		step(t);
-		complete(&t->napi_done);
-	}
-	napi_complete_done(napi, 0);
-	return 0;
-}
-
-/* Runs @step in a poll of the channel's NAPI, scheduled on this CPU, as
- * the stack runs a driver's poll: where the pool is NAPI-local. The NAPI
- * must be enabled. No assertion: the case must get to napi_disable().
- */
-static void mlx5_rxt_in_napi(struct mlx5_rxt *t, void (*step)(struct mlx5_rxt *t))
-{
-	init_completion(&t->napi_done);
-	WRITE_ONCE(t->napi_step, step);
-	local_bh_disable();
-	napi_schedule(&t->napi);
-	local_bh_enable();
-	KUNIT_EXPECT_TRUE(t->test,
-			  wait_for_completion_timeout(&t->napi_done, 5 * HZ));
-}
-
 /* Brings up an RQ for @mtu with @prog attached: legacy or striding. */
 static struct mlx5_rxt *mlx5_rxt_start(struct kunit *test, int mtu,
 				       struct bpf_prog *prog, bool striding)
@@ -497,7 +467,7 @@ static struct mlx5_rxt *mlx5_rxt_start(struct kunit *test, int mtu,
 	t->netdev->mtu = mtu;
 	/* No GRO, checksum or hash offload: frames go to the NAPI's list. */
 	t->netdev->features = 0;
-	netif_napi_add(t->netdev, &t->napi, mlx5_rxt_napi_poll);
+	pp_test_napi_add(&t->tn, t->netdev);
 
 	t->params.sw_mtu = mtu;
 	t->params.hard_mtu = MLX5E_ETH_HARD_MTU;
@@ -540,7 +510,7 @@ static struct mlx5_rxt *mlx5_rxt_start(struct kunit *test, int mtu,
 							    false), 0);
 	}
 	mlx5_rxt_cq(test, &rq->cq.wq, MLX5_RXT_LOG_CQ_SZ, &t->cq_db);
-	rq->cq.napi = &t->napi;
+	rq->cq.napi = &t->tn.napi;
 	rq->cq.netdev = t->netdev;
 
 	KUNIT_ASSERT_EQ(test, mlx5e_rq_create_page_pool(rq, pool_size,
@@ -582,7 +552,7 @@ static void mlx5_rxt_stop(struct mlx5_rxt *t)
 	/* The watcher's own reference. */
 	page_pool_destroy(rq->page_pool);
 	RCU_INIT_POINTER(rq->xdp_prog, NULL);
-	netif_napi_del(&t->napi);
+	netif_napi_del(&t->tn.napi);
 	free_netdev(t->netdev);
 }
 
@@ -683,7 +653,7 @@ static void mlx5_rxt_poll_fn(void *arg)
 {
 	struct mlx5_rxt_poll *p = arg;
 	struct mlx5e_rq *rq = p->t->rq;
-	struct napi_struct *napi = &p->t->napi;
+	struct napi_struct *napi = &p->t->tn.napi;
 	struct sk_buff *skb, *next;
 
 	/* The RX steps of mlx5e_napi_poll(), under its RCU read lock. */
@@ -750,8 +720,9 @@ static struct page_pool_stats mlx5_rxt_stats(struct mlx5_rxt *t)
 	return pp_test_stats(t->rq->page_pool);
 }
 
-static void mlx5_rxt_free_skbs(struct mlx5_rxt *t)
+static void mlx5_rxt_free_skbs(void *arg)
 {
+	struct mlx5_rxt *t = arg;
 	struct sk_buff *skb;
 
 	while ((skb = __skb_dequeue(&t->skbs)))
@@ -1720,7 +1691,7 @@ static void mlx5e_rx_skbs_freed_in_napi_poll_recycle_to_cache(struct kunit *test
 	if (IS_ENABLED(CONFIG_PREEMPT_RT))
 		kunit_skip(test, "softirqs are preemptible: no NAPI-local returns");
 	t = mlx5_rxt_start(test, 1500, NULL, true);
-	KUNIT_EXPECT_PTR_EQ(test, t->rq->page_pool->p.napi, &t->napi);
+	KUNIT_EXPECT_PTR_EQ(test, t->rq->page_pool->p.napi, &t->tn.napi);
 	mlx5_rxt_mpw_fill(test, t, 0);
 	mlx5_rxt_mpw_fill(test, t, 1);
 	for (i = 0; i < MLX5_RXT_SKB_BATCH; i++)
@@ -1742,9 +1713,9 @@ static void mlx5e_rx_skbs_freed_in_napi_poll_recycle_to_cache(struct kunit *test
 	KUNIT_EXPECT_EQ(test, mid.recycle_stats.ring,
 			before.recycle_stats.ring + 1);
 
-	napi_enable(&t->napi);
-	mlx5_rxt_in_napi(t, mlx5_rxt_free_skbs);
-	napi_disable(&t->napi);
+	napi_enable(&t->tn.napi);
+	KUNIT_EXPECT_TRUE(test, pp_test_napi_run(&t->tn, mlx5_rxt_free_skbs, t));
+	napi_disable(&t->tn.napi);
 	after = mlx5_rxt_stats(t);
 	KUNIT_EXPECT_EQ(test, skb_queue_len(&t->skbs), 0U);
 	KUNIT_EXPECT_EQ(test, after.recycle_stats.cached,
