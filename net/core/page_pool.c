@@ -151,8 +151,9 @@
 /* While the pool cuts fragments from a page, it holds this many users
  * of it, so that fragments coming back cannot drop the count to zero;
  * when it moves on, it drops the part of the bias it did not hand out.
+ * Half the range: holders may add users (page_pool_ref_page()).
  */
-#define PP_FRAG_BIAS		LONG_MAX
+#define PP_FRAG_BIAS		(LONG_MAX / 2)
 
 #define PP_RETRY_INTERVAL	HZ
 #define PP_DEFER_WARN_INTERVAL	(60 * HZ)
@@ -214,13 +215,15 @@ static void pp_sync_for_device(struct page_pool *pool, struct page *page,
 					 pool->p.offset, len, pool->p.dma_dir);
 }
 
-/* How much of a returned page to sync. When pages are split, the holder
+/* How much of a returned page to sync. Once pages are split, the holder
  * of the last fragment cannot know what the others dirtied.
  */
 static unsigned int pp_recycle_sync_len(const struct page_pool *pool,
 					unsigned int dma_sync_size)
 {
-	return pool->p.flags & PP_FLAG_PAGE_FRAG ? -1 : dma_sync_size;
+	if (!(pool->p.flags & PP_FLAG_DMA_SYNC_DEV))
+		return dma_sync_size;
+	return READ_ONCE(pool->frags_cut) ? -1 : dma_sync_size;
 }
 
 /* Map a page entering the pool and record it, so that destroy can find
@@ -328,6 +331,9 @@ static bool pp_admit_page(struct page_pool *pool, struct page *page)
 
 	page->pp_magic |= PP_SIGNATURE;
 	page->pp = pool;
+	/* One user, the one it is handed to; kept at one while it is ours. */
+	if (page_pool_counts_users(pool))
+		page_pool_fragment_page(page, 1);
 	if (pool->p.init_callback)
 		pool->p.init_callback(page, pool->p.init_arg);
 
@@ -535,18 +541,14 @@ static struct page *pp_get_page(struct page_pool *pool, gfp_t gfp)
  *
  * Call from the pool's owner context (its NAPI poll, or with that NAPI
  * stopped). With PP_FLAG_DMA_MAP the page comes mapped, and with
- * PP_FLAG_DMA_SYNC_DEV synced for the device. In a PP_FLAG_PAGE_FRAG
- * pool the page has a single fragment user.
+ * PP_FLAG_DMA_SYNC_DEV synced for the device. Where the pool counts
+ * users (page_pool_counts_users()), the page has one.
  *
  * Return: a page of the pool's order, or NULL.
  */
 struct page *page_pool_alloc_pages(struct page_pool *pool, gfp_t gfp)
 {
-	struct page *page = pp_get_page(pool, gfp);
-
-	if (page && (pool->p.flags & PP_FLAG_PAGE_FRAG))
-		page_pool_fragment_page(page, 1);
-	return page;
+	return pp_get_page(pool, gfp);
 }
 EXPORT_SYMBOL(page_pool_alloc_pages);
 
@@ -568,6 +570,8 @@ static void pp_frag_start(struct page_pool *pool, struct page *page,
 	pool->frag_page = page;
 	pool->frag_users = 1;
 	pool->frag_offset = size;
+	if (unlikely(!pool->frags_cut))
+		WRITE_ONCE(pool->frags_cut, true);
 }
 
 /* Stop cutting from the current fragment page and drop the part of the
@@ -605,16 +609,17 @@ static struct page *pp_frag_retire(struct page_pool *pool)
 
 /**
  * page_pool_alloc_frag() - allocate part of a page
- * @pool: a pool with PP_FLAG_PAGE_FRAG
+ * @pool: a pool that counts users (page_pool_counts_users())
  * @offset: set to where the fragment starts in the returned page
- * @size: fragment size in bytes, at most the pool's page size; it is
+ * @size: fragment size in bytes, 1 to the pool's page size; it is
  *	rounded up to the DMA cache alignment, and to the alignment of
  *	struct skb_shared_info so that build_skb() may use the fragment
  * @gfp: allocation flags, used when the pool needs new pages
  *
  * Call from the pool's owner context. Each fragment is given back with
  * page_pool_put_page() (or the skb and XDP return paths); the page
- * returns to the pool when its last fragment does.
+ * returns to the pool when its last fragment does. From then on the
+ * pool syncs every page it gets back up to max_len for the device.
  *
  * Return: the page holding the fragment, or NULL.
  */
@@ -624,7 +629,8 @@ struct page *page_pool_alloc_frag(struct page_pool *pool, unsigned int *offset,
 	unsigned int span = pp_span(pool);
 	struct page *page = pool->frag_page;
 
-	if (WARN_ON_ONCE(!(pool->p.flags & PP_FLAG_PAGE_FRAG) || size > span))
+	if (WARN_ON_ONCE(!page_pool_counts_users(pool) || !size ||
+			 size > span))
 		return NULL;
 
 	size = ALIGN(size, pp_frag_align());
@@ -650,6 +656,47 @@ struct page *page_pool_alloc_frag(struct page_pool *pool, unsigned int *offset,
 	return page;
 }
 EXPORT_SYMBOL(page_pool_alloc_frag);
+
+/**
+ * page_pool_alloc() - allocate a buffer: a fragment, or a whole page
+ * @pool: the pool
+ * @offset: set to where the buffer starts in the returned page
+ * @size: bytes wanted; set to the buffer's truesize, the memory to
+ *	account for it
+ * @gfp: allocation flags, used when the pool needs new pages
+ *
+ * Call from the pool's owner context. More than half of the pool's page
+ * (or any size, in a pool that does not count users) takes a whole
+ * page. A smaller size is cut as by page_pool_alloc_frag(); the last
+ * fragment that fits in a page takes the rest of it, so that with
+ * requests of one size the truesizes of a page's buffers add up to it.
+ * A size of 0 or beyond the page is refused.
+ *
+ * Return: the page holding the buffer, or NULL.
+ */
+struct page *page_pool_alloc(struct page_pool *pool, unsigned int *offset,
+			     unsigned int *size, gfp_t gfp)
+{
+	unsigned int span = pp_span(pool), cut;
+	struct page *page;
+
+	if (WARN_ON_ONCE(*size > span))
+		return NULL;
+	if (*size > span / 2 || !page_pool_counts_users(pool)) {
+		*offset = 0;
+		*size = span;
+		return pp_get_page(pool, gfp);
+	}
+	page = page_pool_alloc_frag(pool, offset, *size, gfp);
+	if (!page)
+		return NULL;
+	cut = pool->frag_offset - *offset;
+	if (pool->frag_offset + cut > span)
+		pool->frag_offset = span;
+	*size = pool->frag_offset - *offset;
+	return page;
+}
+EXPORT_SYMBOL(page_pool_alloc);
 
 /* Whether a caller that claims to be the owner (allow_direct) may be:
  * BH disabled, and not in a hard IRQ or NMI that interrupted such a
@@ -1351,7 +1398,8 @@ static int pp_check_params(const struct page_pool_params *p)
 			p->offset, p->max_len);
 		return -EINVAL;
 	}
-	if ((p->flags & PP_FLAG_PAGE_FRAG) && PAGE_POOL_DMA_USE_PP_FRAG_COUNT) {
+	if ((p->flags & PP_FLAG_PAGE_FRAG) && map &&
+	    PAGE_POOL_DMA_USE_PP_FRAG_COUNT) {
 		pr_warn("flags: PP_FLAG_PAGE_FRAG needs the room 64-bit DMA addresses take here\n");
 		return -EINVAL;
 	}
@@ -1378,6 +1426,7 @@ static int pp_init(struct page_pool *pool,
 
 	pool->p = *params;
 	pool->alloc_nid = pp_usable_node(params->nid);
+	pool->frags_cut = params->flags & PP_FLAG_PAGE_FRAG;
 	if (pp_ring_init(&pool->ring, ring_size, pool->alloc_nid))
 		return -ENOMEM;
 	if (pp_stats_alloc(pool)) {

@@ -521,7 +521,7 @@ static void pp_dma_destroy_with_fragments_out(struct kunit *test)
 	struct page *f[3];
 	int i;
 
-	pool = pp_dma_pool(test, pp_test_dma.dev, PP_FLAG_PAGE_FRAG, &r);
+	pool = pp_dma_pool(test, pp_test_dma.dev, PP_TEST_FRAG_FLAGS, &r);
 	for (i = 0; i < 3; i++) {
 		f[i] = pp_dma_alloc_frag(pool, PAGE_SIZE / 2);
 		KUNIT_ASSERT_NOT_NULL(test, f[i]);
@@ -802,7 +802,7 @@ static void pp_dma_sync_range_on_return(struct kunit *test)
 	bool ok;
 
 	pool = pp_dma_pool(test, pp_test_dma.dev, PP_FLAG_DMA_SYNC_DEV |
-			   (c->frag ? PP_FLAG_PAGE_FRAG : 0), &r);
+			   (c->frag ? PP_TEST_FRAG_FLAGS : 0), &r);
 	if (c->frag) {
 		page = pp_dma_alloc_frag_at(pool, PAGE_SIZE / 2, &off[0]);
 		KUNIT_ASSERT_NOT_NULL(test, page);
@@ -895,6 +895,61 @@ static void pp_dma_frag_page_reused_in_place_is_synced(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, pp_test_released(&r));
 	KUNIT_EXPECT_EQ(test, pp_test_dma_mapped(), 0);
 }
+
+/* A whole page of a pool that splits pages is synced over max_len when
+ * it comes back: the pool cannot tell it from a fragment page's last
+ * holder. PP_FLAG_PAGE_FRAG says so from the start.
+ */
+static void pp_dma_frag_pool_syncs_whole_pages_in_full(struct kunit *test)
+{
+	struct pp_test_release r;
+	struct page_pool *pool;
+	struct page *a;
+
+	pool = pp_dma_pool(test, pp_test_dma.dev,
+			   PP_FLAG_DMA_SYNC_DEV | PP_FLAG_PAGE_FRAG, &r);
+	a = pp_test_alloc(pool);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	pp_dma_put(pool, a, PP_DMA_DIRTY);
+	a = pp_test_alloc_same(test, pool, a);
+	pp_test_xfail_base(test, pp_test_dma.sync_size == 1024,	/* max_len */
+			   "a PP_FLAG_PAGE_FRAG pool syncs max_len");
+	pp_dma_put(pool, a, -1);
+	pp_test_destroy(pool);
+	KUNIT_EXPECT_TRUE(test, pp_test_released(&r));
+	KUNIT_EXPECT_EQ(test, pp_test_dma_mapped(), 0);
+}
+
+#ifndef CONFIG_PAGE_POOL_KUNIT_TEST_BASE_POOL
+/* Any pool splits pages (6.1's needs PP_FLAG_PAGE_FRAG): from its first
+ * fragment on, whole pages coming back are synced over max_len too.
+ */
+static void pp_dma_pool_syncs_in_full_once_it_cuts(struct kunit *test)
+{
+	struct pp_test_release r;
+	struct page_pool *pool;
+	struct page *a, *frag;
+
+	pool = pp_dma_pool(test, pp_test_dma.dev, PP_FLAG_DMA_SYNC_DEV, &r);
+	a = pp_test_alloc(pool);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	pp_dma_put(pool, a, PP_DMA_DIRTY);
+	a = pp_test_alloc_same(test, pool, a);
+	KUNIT_EXPECT_EQ(test, pp_test_dma.sync_size, (size_t)PP_DMA_DIRTY);
+
+	frag = pp_dma_alloc_frag(pool, PAGE_SIZE / 4);
+	KUNIT_ASSERT_NOT_NULL(test, frag);
+	pp_dma_put(pool, a, PP_DMA_DIRTY);
+	a = pp_test_alloc_same(test, pool, a);
+	KUNIT_EXPECT_EQ(test, pp_test_dma.sync_size, (size_t)1024);
+
+	pp_dma_put(pool, a, -1);
+	pp_dma_put(pool, frag, -1);
+	pp_test_destroy(pool);
+	KUNIT_EXPECT_TRUE(test, pp_test_released(&r));
+	KUNIT_EXPECT_EQ(test, pp_test_dma_mapped(), 0);
+}
+#endif
 
 /* A bulk with all at once: fragments of a page whose other fragment is
  * out, and more last fragments than the ring has room for. Each page
@@ -998,6 +1053,10 @@ static struct kunit_case pp_dma_cases[] = {
 	KUNIT_CASE(pp_dma_destroy_with_fragments_out),
 	KUNIT_CASE_PARAM(pp_dma_sync_range_on_return, pp_dma_range_gen_params),
 	KUNIT_CASE(pp_dma_frag_page_reused_in_place_is_synced),
+	KUNIT_CASE(pp_dma_frag_pool_syncs_whole_pages_in_full),
+#ifndef CONFIG_PAGE_POOL_KUNIT_TEST_BASE_POOL
+	KUNIT_CASE(pp_dma_pool_syncs_in_full_once_it_cuts),
+#endif
 	KUNIT_CASE(pp_dma_bulk_mix),
 	KUNIT_CASE(pp_dma_page_not_freed_while_unmapped),
 	KUNIT_CASE(pp_dma_real_device_leaks_nothing),

@@ -107,6 +107,7 @@ struct pp_call {
 	struct page *page;
 	unsigned int offset;
 	unsigned int size;
+	void *va;
 };
 
 static void pp_call_alloc_frag(void *arg)
@@ -651,7 +652,7 @@ static void pp_frag_shares_page_at_offsets(struct kunit *test)
 	unsigned int off, i;
 	struct page *next;
 
-	p.flags = PP_FLAG_PAGE_FRAG;
+	p.flags = PP_TEST_FRAG_FLAGS;
 	pool = pp_ctx_create(test, &p);
 	for (i = 0; i < 4; i++) {
 		ctx->pages[i] = pp_alloc_frag(pool, PAGE_SIZE / 4, &off);
@@ -682,7 +683,7 @@ static void pp_frag_offsets_fit_build_skb(struct kunit *test)
 	unsigned int off, end = 0, i;
 	struct page_pool *pool;
 
-	p.flags = PP_FLAG_PAGE_FRAG;
+	p.flags = PP_TEST_FRAG_FLAGS;
 	pool = pp_ctx_create(test, &p);
 	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
 		ctx->pages[i] = pp_alloc_frag(pool, sizes[i], &off);
@@ -706,7 +707,7 @@ static void pp_frag_page_returns_after_last_fragment(struct kunit *test)
 	unsigned int off, i;
 
 	pp_need_stats(test);
-	p.flags = PP_FLAG_PAGE_FRAG;
+	p.flags = PP_TEST_FRAG_FLAGS;
 	pool = pp_ctx_create(test, &p);
 	for (i = 0; i < 4; i++)
 		page = pp_alloc_frag(pool, PAGE_SIZE / 4, &off);
@@ -726,6 +727,234 @@ static void pp_frag_page_returns_after_last_fragment(struct kunit *test)
 	pp_recycle(pool, page);
 	pp_recycle(pool, next);
 }
+
+#ifndef CONFIG_PAGE_POOL_KUNIT_TEST_BASE_POOL
+/* ---- page_pool_alloc() and its wrappers, of 6.7 ---- */
+
+static void pp_call_alloc(void *arg)
+{
+	struct pp_call *c = arg;
+
+	c->page = page_pool_dev_alloc(c->pool, &c->offset, &c->size);
+}
+
+/* page_pool_dev_alloc() of @size in softirq; @c gets the results. */
+static struct page *pp_alloc_sized(struct page_pool *pool, unsigned int size,
+				   struct pp_call *c)
+{
+	/* Offsets the pool must overwrite. */
+	*c = (struct pp_call){ .pool = pool, .size = size, .offset = 1 };
+	pp_test_in_softirq(pp_call_alloc, c);
+	return c->page;
+}
+
+static void pp_expect_buffer(struct kunit *test, const struct pp_call *c,
+			     struct page *page, unsigned int offset,
+			     unsigned int truesize)
+{
+	KUNIT_EXPECT_PTR_EQ(test, c->page, page);
+	KUNIT_EXPECT_EQ(test, c->offset, offset);
+	KUNIT_EXPECT_EQ(test, c->size, truesize);
+}
+
+/* Up to half a page is a fragment, more is a whole page; either way a
+ * page of any pool, with one user when it is whole.
+ */
+static void pp_alloc_picks_page_or_fragment_by_size(struct kunit *test)
+{
+	struct page_pool_params p = pp_params(0);
+	struct page_pool *pool = pp_ctx_create(test, &p);
+	struct pp_call half, other, more;
+
+	KUNIT_ASSERT_NOT_NULL(test, pp_alloc_sized(pool, PAGE_SIZE / 2, &half));
+	pp_expect_buffer(test, &half, half.page, 0, PAGE_SIZE / 2);
+	KUNIT_ASSERT_NOT_NULL(test, pp_alloc_sized(pool, PAGE_SIZE / 2, &other));
+	pp_expect_buffer(test, &other, half.page, PAGE_SIZE / 2, PAGE_SIZE / 2);
+
+	KUNIT_ASSERT_NOT_NULL(test, pp_alloc_sized(pool, PAGE_SIZE / 2 + 1,
+						   &more));
+	KUNIT_EXPECT_PTR_NE(test, more.page, half.page);
+	pp_expect_buffer(test, &more, more.page, 0, PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&more.page->pp_frag_count), 1L);
+
+	pp_recycle(pool, half.page);
+	pp_recycle(pool, other.page);
+	pp_recycle(pool, more.page);
+}
+
+/* A fragment after which no other of its size fits takes the rest of
+ * the page: truesizes add up to the page, as skb accounting needs.
+ */
+static void pp_alloc_last_fragment_takes_rest_of_page(struct kunit *test)
+{
+	const unsigned int size = PAGE_SIZE / 8 * 3;
+	struct page_pool_params p = pp_params(0);
+	struct page_pool *pool = pp_ctx_create(test, &p);
+	struct pp_call a, b, c;
+
+	KUNIT_ASSERT_NOT_NULL(test, pp_alloc_sized(pool, size, &a));
+	pp_expect_buffer(test, &a, a.page, 0, size);
+	KUNIT_ASSERT_NOT_NULL(test, pp_alloc_sized(pool, size, &b));
+	pp_expect_buffer(test, &b, a.page, size, PAGE_SIZE - size);
+	KUNIT_ASSERT_NOT_NULL(test, pp_alloc_sized(pool, size, &c));
+	KUNIT_EXPECT_PTR_NE(test, c.page, a.page);
+	pp_expect_buffer(test, &c, c.page, 0, size);
+
+	pp_recycle(pool, a.page);
+	pp_recycle(pool, b.page);
+	pp_recycle(pool, c.page);
+}
+
+static void pp_call_alloc_va(void *arg)
+{
+	struct pp_call *c = arg;
+
+	c->va = page_pool_dev_alloc_va(c->pool, &c->size);
+}
+
+static void pp_call_free_va(void *arg)
+{
+	struct pp_call *c = arg;
+
+	page_pool_free_va(c->pool, c->va, true);
+}
+
+/* page_pool_dev_alloc_va() of @size in softirq, into @c. */
+static void *pp_alloc_va(struct page_pool *pool, unsigned int size,
+			 struct pp_call *c)
+{
+	*c = (struct pp_call){ .pool = pool, .size = size };
+	pp_test_in_softirq(pp_call_alloc_va, c);
+	return c->va;
+}
+
+/* page_pool_free_va() in softirq, by any address in the buffer. */
+static void pp_free_va(struct page_pool *pool, void *va)
+{
+	struct pp_call c = { .pool = pool, .va = va };
+
+	pp_test_in_softirq(pp_call_free_va, &c);
+}
+
+/* Buffers by address: two quarters and a half of one page, which comes
+ * back to the cache when the last of them is freed.
+ */
+static void pp_alloc_va_and_free_va(struct kunit *test)
+{
+	struct page_pool_params p = pp_params(0);
+	struct page_pool *pool = pp_ctx_create(test, &p);
+	struct pp_call a, b, c, d;
+	struct page *page;
+	void *start;
+
+	KUNIT_ASSERT_NOT_NULL(test, pp_alloc_va(pool, PAGE_SIZE / 4, &a));
+	KUNIT_ASSERT_NOT_NULL(test, pp_alloc_va(pool, PAGE_SIZE / 4, &b));
+	KUNIT_ASSERT_NOT_NULL(test, pp_alloc_va(pool, PAGE_SIZE / 2, &c));
+	page = virt_to_page(a.va);
+	start = page_address(page);
+	KUNIT_EXPECT_PTR_EQ(test, a.va, start);
+	KUNIT_EXPECT_PTR_EQ(test, b.va, start + PAGE_SIZE / 4);
+	KUNIT_EXPECT_PTR_EQ(test, c.va, start + PAGE_SIZE / 2);
+	KUNIT_EXPECT_EQ(test, b.size, (unsigned int)PAGE_SIZE / 4);
+	KUNIT_EXPECT_EQ(test, c.size, (unsigned int)PAGE_SIZE / 2);
+
+	pp_free_va(pool, a.va + 100);
+	pp_free_va(pool, b.va);
+	/* The pool moves on to a new page: only @c still holds this one. */
+	KUNIT_ASSERT_NOT_NULL(test, pp_alloc_va(pool, PAGE_SIZE / 4, &d));
+	KUNIT_EXPECT_PTR_NE(test, virt_to_page(d.va), page);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&page->pp_frag_count), 1L);
+	pp_free_va(pool, start + PAGE_SIZE - 1);
+	page = pp_test_alloc_same(test, pool, page);
+	pp_recycle(pool, page);
+	pp_free_va(pool, d.va);
+}
+
+/* Truesize is what the pool cuts: the size rounded up as fragments are.
+ * In an order-1 pool a page is half of the pool's page, so a fragment.
+ */
+static void pp_alloc_truesize_follows_alignment_and_order(struct kunit *test)
+{
+	unsigned int align = max_t(unsigned int, dma_get_cache_alignment(),
+				   __alignof__(struct skb_shared_info));
+	struct page_pool_params p = pp_params(1);
+	struct page_pool *pool = pp_ctx_create(test, &p);
+	struct pp_call a, b, c;
+
+	KUNIT_ASSERT_NOT_NULL(test, pp_alloc_sized(pool, 100, &a));
+	pp_expect_buffer(test, &a, a.page, 0, ALIGN(100, align));
+	/* No room for another page after it: it takes the rest. */
+	KUNIT_ASSERT_NOT_NULL(test, pp_alloc_sized(pool, PAGE_SIZE, &b));
+	pp_expect_buffer(test, &b, a.page, ALIGN(100, align),
+			 2 * PAGE_SIZE - ALIGN(100, align));
+	KUNIT_ASSERT_NOT_NULL(test, pp_alloc_sized(pool, PAGE_SIZE + 1, &c));
+	KUNIT_EXPECT_PTR_NE(test, c.page, a.page);
+	pp_expect_buffer(test, &c, c.page, 0, 2 * PAGE_SIZE);
+
+	pp_recycle(pool, a.page);
+	pp_recycle(pool, b.page);
+	pp_recycle(pool, c.page);
+}
+
+/* A fragment's holder adds users while the pool still cuts its page:
+ * the pool's own share of the count leaves room for them.
+ */
+static void pp_fragment_holder_adds_users(struct kunit *test)
+{
+	struct page_pool_params p = pp_params(0);
+	struct page_pool *pool = pp_ctx_create(test, &p);
+	struct page *page, *other, *next;
+	unsigned int off;
+
+	page = pp_alloc_frag(pool, PAGE_SIZE / 2, &off);
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	page_pool_ref_page(page);
+	page_pool_ref_page(page);
+	KUNIT_EXPECT_GT(test, page_pool_unref_page(page, 1), 0L);
+	KUNIT_EXPECT_GT(test, page_pool_unref_page(page, 1), 0L);
+	pp_recycle(pool, page);
+
+	other = pp_alloc_frag(pool, PAGE_SIZE / 2, &off);
+	KUNIT_ASSERT_PTR_EQ(test, other, page);
+	next = pp_alloc_frag(pool, PAGE_SIZE / 2, &off);
+	KUNIT_ASSERT_NOT_NULL(test, next);
+	KUNIT_EXPECT_PTR_NE(test, next, page);
+	pp_recycle(pool, other);
+	page = pp_test_alloc_same(test, pool, page);
+	pp_recycle(pool, page);
+	pp_recycle(pool, next);
+}
+
+/* A page's users, counted by hand: the count is back at one whoever
+ * drops the last ones, and a page with a user left stays out.
+ */
+static void pp_unref_page_leaves_one_user(struct kunit *test)
+{
+	struct page_pool_params p = pp_params(0);
+	struct page_pool *pool = pp_ctx_create(test, &p);
+	struct page *page = pp_test_alloc(pool);
+	atomic_long_t *users;
+
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	users = &page->pp_frag_count;
+	page_pool_fragment_page(page, 3);
+	KUNIT_EXPECT_EQ(test, page_pool_unref_page(page, 2), 1L);
+	KUNIT_EXPECT_EQ(test, page_pool_unref_page(page, 1), 0L);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(users), 1L);
+
+	page_pool_fragment_page(page, 3);
+	page_pool_ref_page(page);
+	KUNIT_EXPECT_EQ(test, page_pool_unref_page(page, 4), 0L);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(users), 1L);
+
+	page_pool_ref_page(page);
+	pp_recycle(pool, page);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(users), 1L);
+	pp_recycle(pool, page);
+	page = pp_test_alloc_same(test, pool, page);
+	page_pool_put_unrefed_page(pool, page, -1, false);
+}
+#endif
 
 /* ---- skb recycling ---- */
 
@@ -886,7 +1115,7 @@ struct pp_bulk {
 	void *va[PP_BULK_PAGES][PP_BULK_CUTS];
 };
 
-/* Cut @pages pages of a PP_FLAG_PAGE_FRAG pool in fragments, then one
+/* Cut @pages pages of the pool in fragments, then one
  * fragment more, so that the pool has moved on from the last of them
  * (page[@pages], which the caller gives back with pp_recycle()).
  */
@@ -910,7 +1139,7 @@ static void pp_bulk_cut(struct kunit *test, struct page_pool *pool,
 	KUNIT_ASSERT_EQ(test, off, 0U);
 }
 
-/* Allocate whole pages of a PP_FLAG_PAGE_FRAG pool until @want comes,
+/* Allocate whole pages of a fragment pool until @want comes,
  * at most @max of them; the caller gives back those left in @out.
  *
  * Return: how many pages were allocated before @want came, -1 if it
@@ -961,7 +1190,7 @@ static void pp_bulk_keeps_page_until_last_fragment(struct kunit *test)
 	more = kunit_kcalloc(test, max + 1, sizeof(*more), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, held);
 	KUNIT_ASSERT_NOT_NULL(test, more);
-	p.flags = PP_FLAG_PAGE_FRAG;
+	p.flags = PP_TEST_FRAG_FLAGS;
 	pool = pp_ctx_create(test, &p);
 	pp_bulk_cut(test, pool, &b, 1);
 
@@ -1061,7 +1290,7 @@ static void pp_xdp_return_frame_bulk_mix(struct kunit *test)
 	s32 inflight;
 	int i, j;
 
-	p.flags = PP_FLAG_PAGE_FRAG;
+	p.flags = PP_TEST_FRAG_FLAGS;
 	p.pool_size = 4;
 	pool = pp_ctx_create_unwatched(test, &p);
 	pp_xdp_setup(test, &x, pool);
@@ -1797,6 +2026,14 @@ static struct kunit_case pp_cases[] = {
 	KUNIT_CASE(pp_frag_shares_page_at_offsets),
 	KUNIT_CASE(pp_frag_offsets_fit_build_skb),
 	KUNIT_CASE(pp_frag_page_returns_after_last_fragment),
+#ifndef CONFIG_PAGE_POOL_KUNIT_TEST_BASE_POOL
+	KUNIT_CASE(pp_alloc_picks_page_or_fragment_by_size),
+	KUNIT_CASE(pp_alloc_last_fragment_takes_rest_of_page),
+	KUNIT_CASE(pp_alloc_va_and_free_va),
+	KUNIT_CASE(pp_alloc_truesize_follows_alignment_and_order),
+	KUNIT_CASE(pp_fragment_holder_adds_users),
+	KUNIT_CASE(pp_unref_page_leaves_one_user),
+#endif
 	KUNIT_CASE(pp_skb_head_returns_to_pool),
 	KUNIT_CASE(pp_skb_frag_returns_to_pool),
 	KUNIT_CASE(pp_xdp_return_frame),

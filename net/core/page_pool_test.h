@@ -29,6 +29,15 @@
  */
 #define PP_TEST_RELEASE_TIMEOUT	(5 * HZ)
 
+/* The flags a pool needs to cut fragments: 6.1's pool wants
+ * PP_FLAG_PAGE_FRAG, ours cuts them from any pool, as 6.7's does.
+ */
+#ifdef CONFIG_PAGE_POOL_KUNIT_TEST_BASE_POOL
+#define PP_TEST_FRAG_FLAGS	PP_FLAG_PAGE_FRAG
+#else
+#define PP_TEST_FRAG_FLAGS	0
+#endif
+
 /**
  * pp_test_xfail_base() - report a known defect of the base pool
  * @test: the running case

@@ -56,9 +56,28 @@ page_pool_get_dma_dir(const struct page_pool *pool)
 }
 
 /**
- * page_pool_fragment_page() - set how many fragment users a page has
- * @page: a page of a PP_FLAG_PAGE_FRAG pool
- * @nr: number of page_pool_defrag_page() drops it takes to free it
+ * page_pool_counts_users() - whether a pool's pages count their users
+ * @pool: the pool
+ *
+ * They do, and start with one, except where the count's word holds the
+ * upper half of the DMA address (PAGE_POOL_DMA_USE_PP_FRAG_COUNT): there
+ * a mapping pool hands out whole pages only.
+ *
+ * Return: true if @pool's pages may be split and shared.
+ */
+static inline bool page_pool_counts_users(const struct page_pool *pool)
+{
+	return !PAGE_POOL_DMA_USE_PP_FRAG_COUNT ||
+	       !(pool->p.flags & PP_FLAG_DMA_MAP);
+}
+
+/**
+ * page_pool_fragment_page() - set how many users a page has
+ * @page: a page of a pool that counts users (page_pool_counts_users())
+ * @nr: number of users, each of which drops one with page_pool_put_page()
+ *	(or several at once with page_pool_unref_page())
+ *
+ * Only while the caller is the page's only user.
  */
 static inline void page_pool_fragment_page(struct page *page, long nr)
 {
@@ -66,43 +85,85 @@ static inline void page_pool_fragment_page(struct page *page, long nr)
 }
 
 /**
- * page_pool_defrag_page() - drop fragment users of a page
- * @page: a page of a PP_FLAG_PAGE_FRAG pool
- * @nr: number of users to drop
- *
- * Return: the number of users left; 0 means the caller dropped the last
- * ones and now owns the whole page.
+ * page_pool_ref_page() - add a user to a page the caller holds a user of
+ * @page: a page of a pool that counts users
  */
-static inline long page_pool_defrag_page(struct page *page, long nr)
+static inline void page_pool_ref_page(struct page *page)
+{
+	atomic_long_inc(&page->pp_frag_count);
+}
+
+/**
+ * page_pool_unref_page() - drop users of a page
+ * @page: a page of a pool that counts users
+ * @nr: number of users to drop, at most the caller's
+ *
+ * Return: the number of users left. 0 means the caller dropped the last
+ * ones and owns the page, whose count is back at one for its next use:
+ * give it back with page_pool_put_unrefed_page().
+ */
+static inline long page_pool_unref_page(struct page *page, long nr)
 {
 	long left;
 
-	/*
-	 * Dropping every remaining user needs no atomic write: nobody else
-	 * can look at the count, and it is set afresh before reuse.
+	/* Dropping all that are left needs no atomic write: nobody else
+	 * holds the page. A drop of one leaves the count at one already.
 	 */
-	if (atomic_long_read(&page->pp_frag_count) == nr)
+	if (atomic_long_read(&page->pp_frag_count) == nr) {
+		if (nr != 1)
+			atomic_long_set(&page->pp_frag_count, 1);
 		return 0;
-
+	}
 	left = atomic_long_sub_return(nr, &page->pp_frag_count);
 	WARN_ON(left < 0);
+	if (unlikely(!left))
+		atomic_long_set(&page->pp_frag_count, 1);
 	return left;
 }
 
 /**
- * page_pool_is_last_frag() - drop one fragment user of a page
+ * page_pool_defrag_page() - page_pool_unref_page(), by its 6.1 name
+ * @page: a page of a pool that counts users
+ * @nr: number of users to drop
+ *
+ * Return: the number of users left.
+ */
+static inline long page_pool_defrag_page(struct page *page, long nr)
+{
+	return page_pool_unref_page(page, nr);
+}
+
+/**
+ * page_pool_is_last_frag() - drop one user of a page
  * @pool: the pool of @page
  * @page: the page
  *
- * Return: true if the caller held the last user (always, for a pool
- * without PP_FLAG_PAGE_FRAG), so the page may go back to the pool.
+ * Return: true if the caller held the last user (always, in a pool that
+ * does not count them), so the page may go back to the pool.
  */
 static inline bool page_pool_is_last_frag(struct page_pool *pool,
 					  struct page *page)
 {
-	if (!(pool->p.flags & PP_FLAG_PAGE_FRAG))
+	if (!page_pool_counts_users(pool))
 		return true;
-	return page_pool_defrag_page(page, 1) == 0;
+	return page_pool_unref_page(page, 1) == 0;
+}
+
+/**
+ * page_pool_put_unrefed_page() - give back a page whose users are gone
+ * @pool: the pool the page came from
+ * @page: the page, after page_pool_unref_page() returned 0
+ * @dma_sync_size: as for page_pool_put_page()
+ * @allow_direct: as for page_pool_put_page()
+ *
+ * The 6.8 name of page_pool_put_defragged_page().
+ */
+static inline void page_pool_put_unrefed_page(struct page_pool *pool,
+					      struct page *page,
+					      unsigned int dma_sync_size,
+					      bool allow_direct)
+{
+	page_pool_put_defragged_page(pool, page, dma_sync_size, allow_direct);
 }
 
 /**
@@ -142,7 +203,7 @@ static inline struct page *page_pool_dev_alloc_pages(struct page_pool *pool)
 
 /**
  * page_pool_dev_alloc_frag() - allocate a fragment from NAPI context
- * @pool: a pool with PP_FLAG_PAGE_FRAG
+ * @pool: a pool that counts users (page_pool_counts_users())
  * @offset: where the fragment starts in the returned page
  * @size: fragment size in bytes
  *
@@ -154,6 +215,56 @@ static inline struct page *page_pool_dev_alloc_frag(struct page_pool *pool,
 {
 	return page_pool_alloc_frag(pool, offset, size,
 				    GFP_ATOMIC | __GFP_NOWARN);
+}
+
+/**
+ * page_pool_dev_alloc() - page_pool_alloc() from NAPI context
+ * @pool: the pool
+ * @offset: set to where the buffer starts in the returned page
+ * @size: bytes wanted; set to the buffer's truesize
+ *
+ * Return: the page holding the buffer, or NULL.
+ */
+static inline struct page *page_pool_dev_alloc(struct page_pool *pool,
+					       unsigned int *offset,
+					       unsigned int *size)
+{
+	return page_pool_alloc(pool, offset, size, GFP_ATOMIC | __GFP_NOWARN);
+}
+
+/**
+ * page_pool_alloc_va() - page_pool_alloc(), returning the buffer's address
+ * @pool: the pool
+ * @size: bytes wanted; set to the buffer's truesize
+ * @gfp: allocation flags; __GFP_HIGHMEM is ignored, the buffer needs an
+ *	address (so the pool's other allocations must not ask for it either:
+ *	they recycle into the same cache)
+ *
+ * Give the buffer back with page_pool_free_va().
+ *
+ * Return: the buffer's kernel address, or NULL.
+ */
+static inline void *page_pool_alloc_va(struct page_pool *pool,
+				       unsigned int *size, gfp_t gfp)
+{
+	unsigned int offset;
+	struct page *page;
+
+	page = page_pool_alloc(pool, &offset, size, gfp & ~__GFP_HIGHMEM);
+	return page ? page_address(page) + offset : NULL;
+}
+
+/**
+ * page_pool_dev_alloc_va() - page_pool_alloc_va() from NAPI context
+ * @pool: the pool
+ * @size: bytes wanted; set to the buffer's truesize
+ *
+ * Return: the buffer's kernel address, or NULL.
+ */
+static inline void *page_pool_dev_alloc_va(struct page_pool *pool,
+					   unsigned int *size)
+{
+	return page_pool_alloc_va(pool, size, GFP_ATOMIC | __GFP_NOWARN);
 }
 
 /**
@@ -206,6 +317,21 @@ static inline void page_pool_recycle_direct(struct page_pool *pool,
 					    struct page *page)
 {
 	page_pool_put_full_page(pool, page, true);
+}
+
+/**
+ * page_pool_free_va() - give back a buffer from page_pool_alloc_va()
+ * @pool: the pool it came from
+ * @va: any address inside the buffer
+ * @allow_direct: as for page_pool_put_page()
+ *
+ * With PP_FLAG_DMA_SYNC_DEV the page is synced over max_len from the
+ * pool's offset before the device gets it again.
+ */
+static inline void page_pool_free_va(struct page_pool *pool, void *va,
+				     bool allow_direct)
+{
+	page_pool_put_page(pool, virt_to_head_page(va), -1, allow_direct);
 }
 
 /**

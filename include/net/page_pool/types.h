@@ -24,7 +24,10 @@
  * (needs PP_FLAG_DMA_MAP). Syncing for the CPU stays the driver's job.
  */
 #define PP_FLAG_DMA_SYNC_DEV	BIT(1)
-/* The pool may split pages into fragments: page_pool_alloc_frag(). */
+/*
+ * The pool splits pages into fragments. Any pool may now, so the flag
+ * only asks for a full sync of returned pages from the first page on.
+ */
 #define PP_FLAG_PAGE_FRAG	BIT(2)
 #define PP_FLAG_ALL		(PP_FLAG_DMA_MAP | PP_FLAG_DMA_SYNC_DEV | \
 				 PP_FLAG_PAGE_FRAG)
@@ -95,8 +98,12 @@ struct page_pool_params {
 	struct napi_struct *napi;
 };
 
-/* For drivers also built against 6.1's pool, which has no @napi. */
+/*
+ * For drivers also built against 6.1's pool, which has no @napi, and
+ * none of page_pool_alloc(), its wrappers or page_pool_dma_sync_for_cpu().
+ */
 #define PAGE_POOL_HAS_NAPI	1
+#define PAGE_POOL_HAS_ALLOC	1
 
 /**
  * struct page_pool_alloc_stats - where allocations were served from
@@ -161,6 +168,12 @@ struct page_pool {
 	 * never by the direct (owner) path.
 	 */
 	bool ring_closed;
+	/*
+	 * Set once the pool has cut a page in fragments (or from create,
+	 * with PP_FLAG_PAGE_FRAG): returns then sync max_len. Written once
+	 * by the owner, read by returners: kept off the owner's lines.
+	 */
+	bool frags_cut;
 
 	/* Deferred free while pages are still in flight after destroy. */
 	struct delayed_work free_dw;
@@ -231,8 +244,8 @@ struct page_pool {
 
 /*
  * On 32-bit machines with 64-bit DMA addresses, the upper half of the
- * address is kept where pp_frag_count would be, so such pools cannot
- * split pages.
+ * address is kept where pp_frag_count would be, so pools that map
+ * pages there cannot split them.
  */
 #define PAGE_POOL_DMA_USE_PP_FRAG_COUNT	\
 		(sizeof(dma_addr_t) > sizeof(unsigned long))
@@ -245,6 +258,8 @@ void page_pool_destroy(struct page_pool *pool);
 struct page *page_pool_alloc_pages(struct page_pool *pool, gfp_t gfp);
 struct page *page_pool_alloc_frag(struct page_pool *pool, unsigned int *offset,
 				  unsigned int size, gfp_t gfp);
+struct page *page_pool_alloc(struct page_pool *pool, unsigned int *offset,
+			     unsigned int *size, gfp_t gfp);
 void page_pool_put_defragged_page(struct page_pool *pool, struct page *page,
 				  unsigned int dma_sync_size,
 				  bool allow_direct);
@@ -276,6 +291,13 @@ static inline struct page *page_pool_alloc_pages(struct page_pool *pool,
 static inline struct page *page_pool_alloc_frag(struct page_pool *pool,
 						unsigned int *offset,
 						unsigned int size, gfp_t gfp)
+{
+	return NULL;
+}
+
+static inline struct page *page_pool_alloc(struct page_pool *pool,
+					   unsigned int *offset,
+					   unsigned int *size, gfp_t gfp)
 {
 	return NULL;
 }
