@@ -45,12 +45,14 @@ enum ppsim_mode {
  * @page: the page (for order3, the head of the compound page)
  * @dma: DMA address of @page's mapping (0 without DMA)
  * @off: where the frame starts, from the start of @page
+ * @truesize: the memory the buffer stands for, for the skb's accounting
  * @last: order3 only: the last frame carved from @page, which unmaps it
  */
 struct ppsim_buf {
 	struct page *page;
 	dma_addr_t dma;
 	u32 off;
+	u32 truesize;
 	bool last;
 };
 

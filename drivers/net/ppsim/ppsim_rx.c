@@ -87,6 +87,7 @@ static int ppsim_alloc_page_buf(struct ppsim_rxq *q, struct ppsim_buf *b)
 	}
 	b->page = page;
 	b->off = q->priv->headroom;
+	b->truesize = PAGE_SIZE;
 	return 0;
 }
 
@@ -106,6 +107,7 @@ static int ppsim_cache_get(struct ppsim_rxq *q, struct ppsim_buf *b)
 			b->page = e->page;
 			b->dma = e->dma;
 			b->off = q->priv->headroom;
+			b->truesize = PAGE_SIZE;
 			if (q->priv->use_dma)
 				dma_sync_single_range_for_device(ppsim_dma_dev(q->priv),
 								 b->dma, b->off,
@@ -171,43 +173,89 @@ static int ppsim_o3_get(struct ppsim_rxq *q, struct ppsim_buf *b)
 	b->page = q->o3_page;
 	b->dma = q->o3_dma;
 	b->off = q->o3_off + priv->headroom;
+	b->truesize = priv->stride;
 	q->o3_off += priv->stride;
 	b->last = q->o3_off + priv->stride > PPSIM_O3_BYTES;
-	if (b->last)
+	if (b->last) {
+		/* The last frame stands for what is left of the page too. */
+		b->truesize += PPSIM_O3_BYTES - q->o3_off;
 		q->o3_page = NULL;
-	else
+	} else {
 		get_page(b->page);
+	}
+	return 0;
+}
+
+#ifndef PAGE_POOL_HAS_ALLOC
+/* The benchmarks also build ppsim on 6.1's pool, which lacks the 6.7
+ * calls: the same buffers and truesizes from its older ones. Its pages
+ * count fragment users only when told to, in a PP_FLAG_PAGE_FRAG pool.
+ */
+static struct page *page_pool_dev_alloc(struct page_pool *pool,
+					unsigned int *offset,
+					unsigned int *size)
+{
+	struct page *page;
+
+	if (*size > PAGE_SIZE / 2) {
+		*offset = 0;
+		*size = PAGE_SIZE;
+		page = page_pool_dev_alloc_pages(pool);
+		if (page && (pool->p.flags & PP_FLAG_PAGE_FRAG))
+			page_pool_fragment_page(page, 1);
+		return page;
+	}
+	page = page_pool_dev_alloc_frag(pool, offset, *size);
+	if (page && pool->frag_offset + *size > PAGE_SIZE) {
+		*size = PAGE_SIZE - *offset;
+		pool->frag_offset = PAGE_SIZE;
+	}
+	return page;
+}
+
+static void page_pool_dma_sync_for_cpu(const struct page_pool *pool,
+				       struct page *page, u32 offset, u32 len)
+{
+	dma_sync_single_range_for_cpu(pool->p.dev, page_pool_get_dma_addr(page),
+				      pool->p.offset + offset, len,
+				      pool->p.dma_dir);
+}
+#endif
+
+/* A whole page in pool mode, a buffer of one stride in frag mode: the
+ * pool cuts the page and says what each buffer stands for.
+ */
+static int ppsim_pool_get(struct ppsim_rxq *q, struct ppsim_buf *b)
+{
+	struct ppsim_priv *priv = q->priv;
+	unsigned int off, size;
+
+	size = priv->mode == PPSIM_MODE_FRAG ? priv->stride : PAGE_SIZE;
+	b->page = page_pool_dev_alloc(q->pp, &off, &size);
+	if (!b->page)
+		return -ENOMEM;
+	b->dma = priv->use_dma ? page_pool_get_dma_addr(b->page) : 0;
+	b->off = off + priv->headroom;
+	b->truesize = size;
 	return 0;
 }
 
 static int ppsim_buf_get(struct ppsim_rxq *q, struct ppsim_buf *b)
 {
-	struct ppsim_priv *priv = q->priv;
-	unsigned int off;
-
 	b->last = false;
-	switch (priv->mode) {
+	switch (q->priv->mode) {
 	case PPSIM_MODE_ALLOC:
 		return ppsim_alloc_page_buf(q, b);
 	case PPSIM_MODE_CACHE:
 		return ppsim_cache_get(q, b);
 	case PPSIM_MODE_POOL:
-		b->page = page_pool_dev_alloc_pages(q->pp);
-		off = 0;
-		break;
 	case PPSIM_MODE_FRAG:
-		b->page = page_pool_dev_alloc_frag(q->pp, &off, priv->stride);
-		break;
+		return ppsim_pool_get(q, b);
 	case PPSIM_MODE_ORDER3:
 		return ppsim_o3_get(q, b);
 	default:
 		return -EINVAL;
 	}
-	if (!b->page)
-		return -ENOMEM;
-	b->dma = priv->use_dma ? page_pool_get_dma_addr(b->page) : 0;
-	b->off = off + priv->headroom;
-	return 0;
 }
 
 /* Gives back a posted buffer that never reached the stack. */
@@ -295,10 +343,18 @@ static void ppsim_refill(struct ppsim_rxq *q)
 	smp_store_release(&q->post, post);
 }
 
-static void ppsim_sync_for_cpu(struct ppsim_priv *priv,
-			       const struct ppsim_buf *b, u32 len)
+static void ppsim_sync_for_cpu(struct ppsim_rxq *q, const struct ppsim_buf *b,
+			       u32 len)
 {
-	if (priv->use_dma)
+	struct ppsim_priv *priv = q->priv;
+
+	if (!priv->use_dma)
+		return;
+	/* The pool's helper counts from where its device window starts. */
+	if (ppsim_mode_has_pool(priv->mode))
+		page_pool_dma_sync_for_cpu(q->pp, b->page,
+					   b->off - q->pp->p.offset, len);
+	else
 		dma_sync_single_range_for_cpu(ppsim_dma_dev(priv), b->dma,
 					      b->off, len, DMA_FROM_DEVICE);
 }
@@ -338,13 +394,6 @@ static void ppsim_buf_free(struct ppsim_rxq *q, struct page *page)
 		put_page(page);
 }
 
-static u32 ppsim_truesize(struct ppsim_priv *priv)
-{
-	if (priv->mode == PPSIM_MODE_FRAG || priv->mode == PPSIM_MODE_ORDER3)
-		return priv->stride;
-	return PAGE_SIZE;
-}
-
 /* Builds the skb around a handed-off buffer, @headroom and @len from
  * where XDP left the frame.
  */
@@ -356,7 +405,7 @@ static struct sk_buff *ppsim_build_skb(struct ppsim_rxq *q,
 	void *start = page_address(b->page) + b->off - priv->headroom;
 	struct sk_buff *skb;
 
-	skb = build_skb(start, ppsim_truesize(priv));
+	skb = build_skb(start, b->truesize);
 	if (unlikely(!skb)) {
 		ppsim_buf_free(q, b->page);
 		return NULL;
@@ -571,7 +620,7 @@ static bool ppsim_run_xdp(struct ppsim_rxq *q, struct bpf_prog *prog,
 	u32 act;
 	int err;
 
-	xdp_init_buff(&xdp, ppsim_truesize(priv), &q->xdp_rxq);
+	xdp_init_buff(&xdp, b->truesize, &q->xdp_rxq);
 	xdp_prepare_buff(&xdp, start, priv->headroom, *len, false);
 	act = bpf_prog_run_xdp(prog, &xdp);
 
@@ -629,7 +678,7 @@ static void ppsim_rx_one(struct ppsim_rxq *q, struct ppsim_buf *b, u32 len)
 	struct sk_buff *skb = NULL;
 	bool pass = true, bad;
 
-	ppsim_sync_for_cpu(q->priv, b, len);
+	ppsim_sync_for_cpu(q, b, len);
 	bad = ppsim_frame_bad(page_address(b->page) + b->off, len);
 	u64_stats_update_begin(&st->syncp);
 	if (bad)
@@ -1008,7 +1057,9 @@ static int ppsim_pool_create(struct ppsim_rxq *q)
 		pp.max_len = PPSIM_FRAME_MAX;
 	}
 	if (priv->mode == PPSIM_MODE_FRAG) {
-		pp.flags |= PP_FLAG_PAGE_FRAG;
+#ifndef PAGE_POOL_HAS_ALLOC
+		pp.flags |= PP_FLAG_PAGE_FRAG;	/* 6.1's pool needs it to cut */
+#endif
 		/* Fragments sit anywhere in the page: sync all of it. */
 		pp.offset = 0;
 		pp.max_len = priv->use_dma ? PAGE_SIZE : 0;
