@@ -5,7 +5,8 @@
 # unloads it, then, unless "xdp=off" was among them, runs
 # "page_pool_xdp --bench" ("xdp=quick" adds --quick), then, unless
 # "rx=off", the ppsim RX benchmark "ppsim_bench" ("rx=quick" adds
-# --quick), then, unless "lo=off", TCP over loopback "lo_bench"
+# --quick; "rx=MODE:SINK" runs that test alone, 20 times, to profile
+# it), then, unless "lo=off", TCP over loopback "lo_bench"
 # ("lo=quick" adds --quick), and powers off. Prints "bench-init: ..."
 # lines and "BENCH-EXIT <status>" last.
 export PATH=/bin
@@ -50,6 +51,8 @@ esac
 case $rx in
 off) echo "bench-init: rx=off: ppsim_bench not run" ;;
 quick) step ppsim_bench ppsim_bench --quick ;;
+*:*) step ppsim_bench ppsim_bench --mode "${rx%%:*}" --sink "${rx#*:}" \
+	--reps 20 ;;
 *) step ppsim_bench ppsim_bench ;;
 esac
 case $lo in
