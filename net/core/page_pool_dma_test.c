@@ -53,13 +53,12 @@ static void pp_dma_put(struct page_pool *pool, struct page *page, int dirty)
 	pp_test_in_softirq(pp_dma_call_put, &c);
 }
 
-static struct page_pool *pp_dma_pool_sized(struct kunit *test,
-					   struct device *dev,
-					   unsigned int flags,
-					   unsigned int pool_size,
-					   struct pp_test_release *r)
+/* The cases' mapping pool: the device writes max_len 1024 from 64. */
+static struct page_pool_params pp_dma_params(struct device *dev,
+					     unsigned int flags,
+					     unsigned int pool_size)
 {
-	struct page_pool_params p = {
+	return (struct page_pool_params) {
 		.flags = PP_FLAG_DMA_MAP | flags,
 		.pool_size = pool_size,
 		.nid = NUMA_NO_NODE,
@@ -68,12 +67,29 @@ static struct page_pool *pp_dma_pool_sized(struct kunit *test,
 		.offset = 64,
 		.max_len = 1024,
 	};
-	struct page_pool *pool = page_pool_create(&p);
+}
+
+static struct page_pool *pp_dma_pool_of(struct kunit *test,
+					const struct page_pool_params *p,
+					struct pp_test_release *r)
+{
+	struct page_pool *pool = page_pool_create(p);
 
 	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR_OR_NULL(pool),
 			       "page_pool_create: %ld", PTR_ERR(pool));
 	pp_test_watch_release(pool, r);
 	return pool;
+}
+
+static struct page_pool *pp_dma_pool_sized(struct kunit *test,
+					   struct device *dev,
+					   unsigned int flags,
+					   unsigned int pool_size,
+					   struct pp_test_release *r)
+{
+	struct page_pool_params p = pp_dma_params(dev, flags, pool_size);
+
+	return pp_dma_pool_of(test, &p, r);
 }
 
 static struct page_pool *pp_dma_pool(struct kunit *test, struct device *dev,
@@ -174,14 +190,7 @@ static void pp_dma_sync_for_cpu_from_pool_offset(struct kunit *test)
 	static const enum dma_data_direction dirs[] = {
 		DMA_FROM_DEVICE, DMA_BIDIRECTIONAL
 	};
-	struct page_pool_params p = {
-		.flags = PP_FLAG_DMA_MAP,
-		.pool_size = 64,
-		.nid = NUMA_NO_NODE,
-		.dev = pp_test_dma.dev,
-		.offset = 64,
-		.max_len = 1024,
-	};
+	struct page_pool_params p = pp_dma_params(pp_test_dma.dev, 0, 64);
 	struct pp_test_release r;
 	struct page_pool *pool;
 	struct page *a;
@@ -189,9 +198,7 @@ static void pp_dma_sync_for_cpu_from_pool_offset(struct kunit *test)
 
 	for (i = 0; i < ARRAY_SIZE(dirs); i++) {
 		p.dma_dir = dirs[i];
-		pool = page_pool_create(&p);
-		KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(pool));
-		pp_test_watch_release(pool, &r);
+		pool = pp_dma_pool_of(test, &p, &r);
 		a = pp_test_alloc(pool);
 		KUNIT_ASSERT_NOT_NULL(test, a);
 		atomic_set(&pp_test_dma.cpu_syncs, 0);

@@ -644,6 +644,15 @@ static void pp_release_page_unaccounts(struct kunit *test)
 
 /* ---- fragments ---- */
 
+/* Where fragments may start: build_skb() puts struct skb_shared_info at
+ * a fragment's end, and the device writes whole DMA cache lines.
+ */
+static unsigned int pp_frag_align_wanted(void)
+{
+	return max_t(unsigned int, dma_get_cache_alignment(),
+		     __alignof__(struct skb_shared_info));
+}
+
 static void pp_frag_shares_page_at_offsets(struct kunit *test)
 {
 	struct page_pool_params p = pp_params(0);
@@ -676,8 +685,7 @@ static void pp_frag_shares_page_at_offsets(struct kunit *test)
 static void pp_frag_offsets_fit_build_skb(struct kunit *test)
 {
 	static const unsigned int sizes[] = { 1, 1500, 777, 63, 1025, 8 };
-	unsigned int align = max_t(unsigned int, dma_get_cache_alignment(),
-				   __alignof__(struct skb_shared_info));
+	unsigned int align = pp_frag_align_wanted();
 	struct page_pool_params p = pp_params(0);
 	struct pp_ctx *ctx = test->priv;
 	unsigned int off, end = 0, i;
@@ -875,8 +883,7 @@ static void pp_alloc_va_and_free_va(struct kunit *test)
  */
 static void pp_alloc_truesize_follows_alignment_and_order(struct kunit *test)
 {
-	unsigned int align = max_t(unsigned int, dma_get_cache_alignment(),
-				   __alignof__(struct skb_shared_info));
+	unsigned int align = pp_frag_align_wanted();
 	struct page_pool_params p = pp_params(1);
 	struct page_pool *pool = pp_ctx_create(test, &p);
 	struct pp_call a, b, c;
