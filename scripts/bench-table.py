@@ -47,7 +47,7 @@ MODULE = ['loop', 'page_o0', 'page_o3', 'page_o3_split1536', 'fast', 'ring',
 DMA = ['fast_dma', 'ring_dma', 'slow_dma']       # may skip (no DMA API)
 XDP = ['xdp_drop', 'xdp_pass', 'xdp_tx']
 RX_MODES = ['alloc', 'cache', 'pool', 'frag', 'order3']
-RX_SINKS = ['xdp_drop', 'stack_drop', 'udp']
+RX_SINKS = ['xdp_drop', 'stack_drop', 'udp', 'udp_held']
 RX = ['rx_%s_%s' % (m, k) for m in RX_MODES for k in RX_SINKS]
 # The modes that get their pages from the pool under test.
 RX_POOL_MODES = ['pool', 'frag']
@@ -218,7 +218,8 @@ def rx_summary(data, variants):
 
     cols = [(v, k) for v in variants for k in RX_SINKS]
     print()
-    print('RX through ppsim: 64-byte frames, one RX queue; Mpps from the '
+    print('RX through ppsim: 64-byte frames, one RX queue (udp_held: two, '
+          'the socket holding 512 frames a queue before it reads); Mpps from the '
           'median ns per packet above. The wire (the far end, which '
           'writes and checksums each frame) and the driver\'s check of '
           'each frame run on the same CPU in every mode: the ratios '

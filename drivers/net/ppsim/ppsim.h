@@ -78,6 +78,9 @@ struct ppsim_rxq_stats {
 	u64_stats_t xdp_tx;
 	u64_stats_t xdp_redirect;
 	u64_stats_t xdp_aborted;
+	/* cache mode: buffers from the cache; heads still held by the stack */
+	u64_stats_t cache_reuse;
+	u64_stats_t cache_busy;
 	struct u64_stats_sync syncp;
 	/* Written under the TX ring's lock, by any context. */
 	u64_stats_t xdp_tx_full;
@@ -99,6 +102,8 @@ struct ppsim_rxq_counts {
 	u64 xdp_aborted;
 	u64 xdp_tx_full;
 	u64 xdp_tx_done;
+	u64 cache_reuse;
+	u64 cache_busy;
 };
 
 struct ppsim_priv;

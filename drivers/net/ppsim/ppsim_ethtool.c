@@ -11,7 +11,7 @@
 static const char * const ppsim_rxq_stat_names[] = {
 	"packets", "bytes", "drops", "alloc_fail", "bad",
 	"xdp_pass", "xdp_drop", "xdp_tx", "xdp_redirect", "xdp_aborted",
-	"xdp_tx_full", "xdp_tx_done",
+	"xdp_tx_full", "xdp_tx_done", "cache_reuse", "cache_busy",
 };
 
 static const char * const ppsim_dev_stat_names[] = {
@@ -99,6 +99,8 @@ static void ppsim_get_ethtool_stats(struct net_device *ndev,
 		*data++ = s.xdp_aborted;
 		*data++ = s.xdp_tx_full;
 		*data++ = s.xdp_tx_done;
+		*data++ = s.cache_reuse;
+		*data++ = s.cache_busy;
 	}
 	*data++ = atomic64_read(&priv->tx_dropped);
 	*data++ = atomic64_read(&priv->xdp_xmit);

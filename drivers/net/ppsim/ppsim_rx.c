@@ -91,6 +91,17 @@ static int ppsim_alloc_page_buf(struct ppsim_rxq *q, struct ppsim_buf *b)
 	return 0;
 }
 
+/* Adds @n to one RX counter of @q, in a write section of its own. The
+ * poll is the counters' only writer; on 64-bit machines the section
+ * costs nothing.
+ */
+static void ppsim_rx_count(struct ppsim_rxq *q, u64_stats_t *counter, u64 n)
+{
+	u64_stats_update_begin(&q->stats->syncp);
+	u64_stats_add(counter, n);
+	u64_stats_update_end(&q->stats->syncp);
+}
+
 /* The driver-local FIFO cache: a page is reused only when the stack has
  * let go of it (refcount back to the driver's one). The head decides for
  * everyone behind it, which is the head-of-line blocking this mode is
@@ -102,7 +113,10 @@ static int ppsim_cache_get(struct ppsim_rxq *q, struct ppsim_buf *b)
 
 	if (q->cache_head != q->cache_tail) {
 		e = &q->cache[q->cache_head % PPSIM_CACHE_SIZE];
-		if (page_ref_count(e->page) == 1) {
+		if (page_ref_count(e->page) != 1) {
+			ppsim_rx_count(q, &q->stats->cache_busy, 1);
+		} else {
+			ppsim_rx_count(q, &q->stats->cache_reuse, 1);
 			q->cache_head++;
 			b->page = e->page;
 			b->dma = e->dma;
@@ -314,17 +328,6 @@ static void ppsim_dev_complete(struct ppsim_rxq *q, u32 len)
 }
 
 /* ---- NAPI ---- */
-
-/* Adds @n to one RX counter of @q, in a write section of its own. The
- * poll is the counters' only writer; on 64-bit machines the section
- * costs nothing.
- */
-static void ppsim_rx_count(struct ppsim_rxq *q, u64_stats_t *counter, u64 n)
-{
-	u64_stats_update_begin(&q->stats->syncp);
-	u64_stats_add(counter, n);
-	u64_stats_update_end(&q->stats->syncp);
-}
 
 static void ppsim_refill(struct ppsim_rxq *q)
 {
@@ -1294,6 +1297,8 @@ void ppsim_rxq_stats_read(const struct ppsim_rxq_stats *s,
 		out->xdp_tx = u64_stats_read(&s->xdp_tx);
 		out->xdp_redirect = u64_stats_read(&s->xdp_redirect);
 		out->xdp_aborted = u64_stats_read(&s->xdp_aborted);
+		out->cache_reuse = u64_stats_read(&s->cache_reuse);
+		out->cache_busy = u64_stats_read(&s->cache_busy);
 	} while (u64_stats_fetch_retry(&s->syncp, start));
 	do {
 		start = u64_stats_fetch_begin(&s->tx_syncp);

@@ -8,6 +8,11 @@
  *   stack_drop  a BPF program on the clsact ingress hook drops the skb,
  *               the first thing the stack does with it
  *   udp         a UDP socket on port 9000 reads every datagram
+ *   udp_held    the same socket reading late, on a device with two RX
+ *               queues: the reader waits until the driver has taken in
+ *               HELD_CHUNK frames per queue, then reads them all, so the
+ *               socket holds that many pages per queue at a time (a
+ *               reader that drains every millisecond or two)
  *
  * Each run of a test creates a device with one RX queue, attaches the
  * sink, sends an untimed burst so that the buffers go round the ring
@@ -20,10 +25,14 @@
  * host does not land on a single test, and the median is printed:
  *
  *   bench rx_<mode>_<sink> pps=P ns_per_pkt=N runs=R lost=L [direct=D]
+ *         [recycle=Y] [reuse=U]
  *
- * with N the nanoseconds per received packet, and D, in the modes with
- * a pool, the share of the pages returned during the timed bursts that
- * went straight to its alloc cache rather than through its ring. The
+ * with N the nanoseconds per received packet; in the modes with a pool,
+ * D the share of the pages returned during the timed bursts that went
+ * straight to its alloc cache rather than through its ring, and Y the
+ * share of them the pool kept (to its cache or ring) rather than freed;
+ * in cache mode, U the share of buffers refilled from the driver's
+ * cache rather than from the page allocator. The
  * wire is the far end of the link but runs on the same CPU (a kworker),
  * so its cost, the same in every mode, is part of every figure.
  *
@@ -71,6 +80,14 @@
  * a bit) or it drops, and the sink would be timed dropping, not reading.
  */
 #define UDP_CHUNK	4096
+/*
+ * udp_held: frames per queue the socket holds before it reads; more
+ * than the cache's 256 entries, fewer than the 1024 buffers of a ring
+ * (and of the pool's ring), so only the cache's head-of-line blocking
+ * tells the two apart.
+ */
+#define HELD_CHUNK	512
+#define HELD_RXQ	2
 /* Longer than any run: a test that takes this long is broken. */
 #define RUN_LIMIT_NS	(30 * 1000000000LL)
 
@@ -80,12 +97,33 @@ static const char * const modes[] = {
 	"alloc", "cache", "pool", "frag", "order3",
 };
 
-enum sink { XDP_DROP_SINK, STACK_DROP_SINK, UDP_SINK, NR_SINKS };
+enum sink { XDP_DROP_SINK, STACK_DROP_SINK, UDP_SINK, UDP_HELD_SINK,
+	    NR_SINKS };
 
 static const char * const sinks[NR_SINKS] = {
 	[XDP_DROP_SINK] = "xdp_drop",
 	[STACK_DROP_SINK] = "stack_drop",
 	[UDP_SINK] = "udp",
+	[UDP_HELD_SINK] = "udp_held",
+};
+
+/* The counters a run reads, summed over the queues or the pools. */
+enum ctr {
+	PACKETS, CACHE_REUSE, PP_CACHED, PP_RING, PP_RING_FULL, PP_RELEASED,
+	NR_CTRS
+};
+
+/* Per-queue counters are "rx<q>_<name>", the pools' as named. */
+static const struct {
+	const char *name;
+	int per_queue;
+} ctrs[NR_CTRS] = {
+	[PACKETS] = { "packets", 1 },
+	[CACHE_REUSE] = { "cache_reuse", 1 },
+	[PP_CACHED] = { "rx_pp_recycle_cached", 0 },
+	[PP_RING] = { "rx_pp_recycle_ring", 0 },
+	[PP_RING_FULL] = { "rx_pp_recycle_ring_full", 0 },
+	[PP_RELEASED] = { "rx_pp_recycle_released_ref", 0 },
 };
 
 struct test {
@@ -94,8 +132,8 @@ struct test {
 	double *ns;		/* per packet, one per run */
 	unsigned int runs;
 	unsigned long long lost;
-	/* Pool returns in the timed bursts: to the alloc cache, the ring. */
-	unsigned long long cached, ring;
+	/* The counters' moves over the timed bursts of all runs. */
+	unsigned long long moved[NR_CTRS];
 	const char *error;	/* the first failure, if any */
 	const char *skip;	/* why the kernel cannot run it */
 };
@@ -108,8 +146,9 @@ struct rig {
 	int prog;		/* the sink's BPF program, or -1 */
 	int sock;		/* udp: the reader; stack_drop: a guard */
 	struct ethtool_stats *stats;
-	int packets_idx;	/* rx0_packets in the stats */
-	int cached_idx, ring_idx;	/* the pool's recycle counters, or -1 */
+	int nq;			/* RX queues */
+	/* Where each counter is in the stats, per queue; -1: absent. */
+	int idx[NR_CTRS][HELD_RXQ];
 	int xdp_drop_idx;	/* rx0_xdp_drop */
 };
 
@@ -211,6 +250,17 @@ static int rig_ethtool(struct rig *r, void *cmd)
 	return rig_ioctl(r, SIOCETHTOOL, &ifr);
 }
 
+/* Whether the stat named @s is counter @c (of queue @q, if per queue). */
+static int ctr_is(const char *s, enum ctr c, int q)
+{
+	char name[ETH_GSTRING_LEN];
+
+	if (!ctrs[c].per_queue)
+		return !q && !strcmp(s, ctrs[c].name);
+	snprintf(name, sizeof(name), "rx%d_%s", q, ctrs[c].name);
+	return !strcmp(s, name);
+}
+
 /* Finds the counters read during a run, once, so a read is one ioctl. */
 static int stats_init(struct rig *r)
 {
@@ -224,7 +274,7 @@ static int stats_init(struct rig *r)
 	struct ethtool_gstrings *names;
 	unsigned int n, i;
 	const char *s;
-	int err;
+	int err, c, q;
 
 	err = rig_ethtool(r, &ss);
 	if (err)
@@ -242,23 +292,22 @@ static int stats_init(struct rig *r)
 	r->stats->cmd = ETHTOOL_GSTATS;
 	r->stats->n_stats = n;
 	err = rig_ethtool(r, names);
-	r->packets_idx = -1;
 	r->xdp_drop_idx = -1;
-	r->cached_idx = -1;
-	r->ring_idx = -1;
+	memset(r->idx, -1, sizeof(r->idx));
 	for (i = 0; !err && i < n; i++) {
 		s = (const char *)names->data + i * ETH_GSTRING_LEN;
-		if (!strcmp(s, "rx0_packets"))
-			r->packets_idx = i;
-		else if (!strcmp(s, "rx0_xdp_drop"))
+		if (!strcmp(s, "rx0_xdp_drop"))
 			r->xdp_drop_idx = i;
-		else if (!strcmp(s, "rx_pp_recycle_cached"))
-			r->cached_idx = i;
-		else if (!strcmp(s, "rx_pp_recycle_ring"))
-			r->ring_idx = i;
+		for (c = 0; c < NR_CTRS; c++)
+			for (q = 0; q < r->nq; q++)
+				if (ctr_is(s, c, q))
+					r->idx[c][q] = i;
 	}
 	free(names);
-	if (!err && (r->packets_idx < 0 || r->xdp_drop_idx < 0))
+	for (q = 0; q < r->nq; q++)
+		if (r->idx[PACKETS][q] < 0)
+			err = err ?: -ENOENT;
+	if (!err && r->xdp_drop_idx < 0)
 		err = -ENOENT;
 	return err;
 }
@@ -269,6 +318,29 @@ static long long stat_read(struct rig *r, int idx)
 	if (rig_ethtool(r, r->stats))
 		return -1;
 	return r->stats->data[idx];
+}
+
+/* Every counter, summed over the queues, from one read; 0 where absent. */
+static int ctrs_read(struct rig *r, unsigned long long *v)
+{
+	int c, q;
+
+	memset(v, 0, NR_CTRS * sizeof(*v));
+	if (rig_ethtool(r, r->stats))
+		return -EIO;
+	for (c = 0; c < NR_CTRS; c++)
+		for (q = 0; q < r->nq; q++)
+			if (r->idx[c][q] >= 0)
+				v[c] += r->stats->data[r->idx[c][q]];
+	return 0;
+}
+
+/* Packets the driver took in, all queues; -1 if the read fails. */
+static long long packets_read(struct rig *r)
+{
+	unsigned long long v[NR_CTRS];
+
+	return ctrs_read(r, v) ? -1 : (long long)v[PACKETS];
 }
 
 static int prog_load(enum bpf_prog_type type, int ret)
@@ -446,7 +518,9 @@ static void rig_destroy(struct rig *r)
 	free(r->stats);
 }
 
-/* A device with one RX queue in @t's mode, up, with @t's sink. */
+/* A device in @t's mode, up, with @t's sink: one RX queue, or HELD_RXQ
+ * for udp_held.
+ */
 static const char *rig_create(struct rig *r, struct test *t)
 {
 	char id[32];
@@ -455,10 +529,11 @@ static const char *rig_create(struct rig *r, struct test *t)
 	memset(r, 0, sizeof(*r));
 	r->prog = -1;
 	r->sock = -1;
+	r->nq = t->sink == UDP_HELD_SINK ? HELD_RXQ : 1;
 	r->ctl = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (r->ctl < 0)
 		return "socket";
-	snprintf(id, sizeof(id), "%d 1", DEV_ID);
+	snprintf(id, sizeof(id), "%d %d", DEV_ID, r->nq);
 	if (write_file(BUS "/new_device", id))
 		return "new_device";
 	if (find_ifname(r->ifname))
@@ -488,6 +563,7 @@ static const char *rig_create(struct rig *r, struct test *t)
 			return "udp socket";
 		break;
 	case UDP_SINK:
+	case UDP_HELD_SINK:
 		r->sock = udp_socket(RCVBUF);
 		if (r->sock < 0)
 			return "udp socket";
@@ -512,7 +588,7 @@ static int wait_packets(struct rig *r, long long want, long long t0)
 	long long got;
 
 	for (;;) {
-		got = stat_read(r, r->packets_idx);
+		got = packets_read(r);
 		if (got < 0)
 			return -EIO;
 		if (got >= want)
@@ -554,7 +630,7 @@ static long long read_datagrams(struct rig *r, long long n, long long want,
 		if (errno != EAGAIN && errno != EINTR)
 			return -errno;
 		/* Nothing for a while: done if the driver has them all. */
-		pkts = stat_read(r, r->packets_idx);
+		pkts = packets_read(r);
 		if (pkts < 0)
 			return -EIO;
 		if (pkts >= want)
@@ -563,6 +639,54 @@ static long long read_datagrams(struct rig *r, long long n, long long want,
 			return -ETIMEDOUT;
 	}
 	return got;
+}
+
+/*
+ * udp_held: HELD_CHUNK frames per queue at a time. The reader waits,
+ * idle, until the driver has taken them all in, the socket holding
+ * their pages meanwhile, and then reads them. @n counts all queues.
+ */
+static double burst_held(struct rig *r, struct test *t, unsigned int n,
+			 unsigned long long *lost)
+{
+	unsigned int per_q = n / r->nq, sent, chunk;
+	long long start, want, t0, t1, got = 0, k;
+	int err = 0;
+
+	start = packets_read(r);
+	if (start < 0) {
+		t->error = "ethtool -S";
+		return 0;
+	}
+	t0 = now_ns();
+	t1 = t0;
+	for (sent = 0; !err && sent < per_q; sent += chunk) {
+		chunk = per_q - sent < HELD_CHUNK ? per_q - sent : HELD_CHUNK;
+		want = start + (long long)(sent + chunk) * r->nq;
+		if (wire_send(chunk)) {
+			t->error = "writing to wire";
+			return 0;
+		}
+		set_idle(1);
+		err = wait_packets(r, want, t0);
+		set_idle(0);
+		if (err)
+			break;
+		k = read_datagrams(r, (long long)chunk * r->nq, want, t0, &t1);
+		err = k < 0 ? (int)k : 0;
+		got += k > 0 ? k : 0;
+	}
+	if (err) {
+		t->error = err == -ETIMEDOUT ? "timed out" : "reading";
+		return 0;
+	}
+	if (got < (long long)per_q * r->nq)
+		*lost += (long long)per_q * r->nq - got;
+	if (!got) {
+		t->error = "nothing received";
+		return 0;
+	}
+	return (double)(t1 - t0) / got;
 }
 
 /*
@@ -577,7 +701,9 @@ static double burst(struct rig *r, struct test *t, unsigned int n,
 	unsigned int sent, chunk;
 	int err;
 
-	start = stat_read(r, r->packets_idx);
+	if (t->sink == UDP_HELD_SINK)
+		return burst_held(r, t, n, lost);
+	start = packets_read(r);
 	if (start < 0) {
 		t->error = "ethtool -S";
 		return 0;
@@ -645,29 +771,14 @@ static const char *check_sink(struct rig *r, const struct test *t,
 	return NULL;
 }
 
-/* The pool's recycle counters, from one read of the device's stats;
- * 0 where the device has none (or the read fails).
- */
-static void recycle_counts(struct rig *r, unsigned long long *cached,
-			   unsigned long long *ring)
-{
-	*cached = 0;
-	*ring = 0;
-	if (rig_ethtool(r, r->stats))
-		return;
-	if (r->cached_idx >= 0)
-		*cached = r->stats->data[r->cached_idx];
-	if (r->ring_idx >= 0)
-		*ring = r->stats->data[r->ring_idx];
-}
-
 /* One run: a fresh device, a warmup, @frames timed. */
 static void run(struct test *t, unsigned int warm, unsigned int frames)
 {
-	unsigned long long lost = 0, cached = 0, ring = 0, cached0, ring0;
+	unsigned long long lost = 0, before[NR_CTRS], after[NR_CTRS];
 	struct rig r;
 	const char *err;
 	double ns = 0;
+	int c;
 
 	err = rig_create(&r, t);
 	if (err) {
@@ -676,15 +787,13 @@ static void run(struct test *t, unsigned int warm, unsigned int frames)
 	}
 	if (burst(&r, t, warm, &lost) > 0) {
 		lost = 0;
-		recycle_counts(&r, &cached0, &ring0);
+		ctrs_read(&r, before);
 		ns = burst(&r, t, frames, &lost);
-		recycle_counts(&r, &cached, &ring);
-		cached -= cached0;
-		ring -= ring0;
+		ctrs_read(&r, after);
 	}
 	if (ns > 0) {
-		t->cached += cached;
-		t->ring += ring;
+		for (c = 0; c < NR_CTRS; c++)
+			t->moved[c] += after[c] - before[c];
 		err = check_sink(&r, t, (long long)warm + frames);
 		if (err)
 			t->error = err;
@@ -694,6 +803,21 @@ static void run(struct test *t, unsigned int warm, unsigned int frames)
 	}
 out:
 	rig_destroy(&r);
+}
+
+/* The shares the summary line reports, where their counters moved. */
+static void rates_print(const struct test *t)
+{
+	const unsigned long long *m = t->moved;
+	unsigned long long kept = m[PP_CACHED] + m[PP_RING];
+	unsigned long long freed = m[PP_RING_FULL] + m[PP_RELEASED];
+
+	if (kept)
+		printf(" direct=%.3f", (double)m[PP_CACHED] / kept);
+	if (kept + freed)
+		printf(" recycle=%.3f", (double)kept / (kept + freed));
+	if (!strcmp(t->mode, "cache") && m[PACKETS])
+		printf(" reuse=%.3f", (double)m[CACHE_REUSE] / m[PACKETS]);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -810,9 +934,7 @@ int main(int argc, char **argv)
 		ns = median(t->ns, t->runs);
 		printf("bench rx_%s_%s pps=%.0f ns_per_pkt=%.1f runs=%u lost=%llu",
 		       t->mode, sinks[t->sink], 1e9 / ns, ns, t->runs, t->lost);
-		if (t->cached + t->ring)
-			printf(" direct=%.3f",
-			       (double)t->cached / (t->cached + t->ring));
+		rates_print(t);
 		printf("\n");
 		free(t->ns);
 	}

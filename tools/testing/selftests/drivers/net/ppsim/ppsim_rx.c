@@ -560,6 +560,39 @@ TEST_F(ppsim, pool_stats)
 	}
 }
 
+/*
+ * The cache's counters: with every page held by the socket, the head of
+ * the cache blocks each refill (cache_busy); once the socket lets go,
+ * refills take pages from the cache (cache_reuse). Other modes count
+ * neither.
+ */
+TEST_F(ppsim, cache_stats)
+{
+	long long pkts = rxq_sum(self->ifname, "packets", NUM_RXQ);
+	long long reuse = rxq_sum(self->ifname, "cache_reuse", NUM_RXQ);
+	long long busy = rxq_sum(self->ifname, "cache_busy", NUM_RXQ);
+	int cache = !strcmp(variant->mode, "cache");
+
+	ASSERT_EQ(0, reuse);
+	ASSERT_EQ(0, busy);
+	/* More frames than the cache has entries, none read yet. */
+	ASSERT_EQ(0, wire_send(DEV_ID, 600, 64));
+	ASSERT_EQ(0, wire_idle(DEV_ID, self->ifname, pkts + 600 * NUM_RXQ));
+	EXPECT_EQ(0, rxq_sum(self->ifname, "cache_reuse", NUM_RXQ));
+	/* Each buffer the frames used was refilled past a held head. */
+	EXPECT_EQ(cache ? 600 * NUM_RXQ : 0,
+		  rxq_sum(self->ifname, "cache_busy", NUM_RXQ));
+	EXPECT_EQ(600 * NUM_RXQ, drain(self->sock));
+
+	ASSERT_EQ(0, wire_send(DEV_ID, 100, 64));
+	ASSERT_EQ(0, wire_idle(DEV_ID, self->ifname, pkts + 700 * NUM_RXQ));
+	EXPECT_EQ(100 * NUM_RXQ, drain(self->sock));
+	EXPECT_EQ(cache ? 100 * NUM_RXQ : 0,
+		  rxq_sum(self->ifname, "cache_reuse", NUM_RXQ));
+	EXPECT_EQ(cache ? 600 * NUM_RXQ : 0,
+		  rxq_sum(self->ifname, "cache_busy", NUM_RXQ));
+}
+
 /* The mode is switched only with the device down. */
 TEST_F(ppsim, mode_switch_needs_down)
 {
