@@ -206,7 +206,8 @@ static bool pp_page_recyclable(struct page *page)
 static void pp_sync_for_device(struct page_pool *pool, struct page *page,
 			       unsigned int len)
 {
-	if (!(pool->p.flags & PP_FLAG_DMA_SYNC_DEV))
+	if (!(pool->p.flags & PP_FLAG_DMA_SYNC_DEV) ||
+	    !READ_ONCE(pool->dma_need_sync))
 		return;
 
 	len = min(len, pool->p.max_len);
@@ -252,6 +253,11 @@ static bool pp_dma_map(struct page_pool *pool, struct page *page)
 	}
 
 	page_pool_set_dma_addr(page, addr);
+	/* Set before this page's first sync and before anyone holds it, so
+	 * its holders see it; pages mapped before it need no syncs.
+	 */
+	if (!pool->dma_need_sync && dma_need_sync(dev, addr))
+		WRITE_ONCE(pool->dma_need_sync, true);
 	pp_sync_for_device(pool, page, pool->p.max_len);
 	return true;
 }

@@ -8,7 +8,9 @@
  * Most cases run on a test device whose dma_map_ops only count and
  * record, so every DMA call the pool makes is visible. One case binds to
  * a real PCI device and uses the real (swiotlb) DMA path, so DMA-API
- * debug checks for leaked mappings at unbind.
+ * debug checks for leaked mappings at unbind. One counts, with kprobes,
+ * the calls the pool makes for devices on the direct path, with swiotlb
+ * bouncing and without.
  */
 #include <kunit/test.h>
 #include <linux/delay.h>
@@ -17,8 +19,10 @@
 #include <linux/hrtimer.h>
 #include <linux/kthread.h>
 #include <linux/mm.h>
+#include <linux/kprobes.h>
 #include <linux/pci.h>
 #include <linux/skbuff.h>
+#include <linux/swiotlb.h>
 #include <net/page_pool.h>
 
 #include "page_pool_test.h"
@@ -1021,6 +1025,171 @@ static void pp_dma_bulk_mix(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pp_test_dma_mapped(), 0);
 }
 
+/* regs_get_kernel_argument() exists on these only. */
+#if IS_ENABLED(CONFIG_KPROBES) && IS_ENABLED(CONFIG_SWIOTLB) && \
+	(IS_ENABLED(CONFIG_X86_64) || IS_ENABLED(CONFIG_ARM64) || \
+	 IS_ENABLED(CONFIG_RISCV) || IS_ENABLED(CONFIG_S390)) && \
+	!IS_ENABLED(CONFIG_PAGE_POOL_KUNIT_TEST_BASE_POOL)
+/* Calls into the DMA API made for one device, counted by kprobes. The
+ * probes are file-scope: the suite's exit removes them even when an
+ * assertion ends the case early.
+ */
+enum { PP_PROBE_MAP, PP_PROBE_FOR_DEV, PP_PROBE_FOR_CPU, PP_NR_PROBES };
+
+static const char * const pp_dma_probe_funcs[PP_NR_PROBES] = {
+	[PP_PROBE_MAP] = "dma_map_page_attrs",
+	[PP_PROBE_FOR_DEV] = "dma_sync_single_for_device",
+	[PP_PROBE_FOR_CPU] = "dma_sync_single_for_cpu",
+};
+
+static struct kprobe pp_dma_kprobes[PP_NR_PROBES];
+static atomic_t pp_dma_probe_calls[PP_NR_PROBES];
+static struct device *pp_dma_probed_dev;
+static bool pp_dma_probes_armed;
+
+static int pp_dma_probe_hit(struct kprobe *kp, struct pt_regs *regs)
+{
+	if (regs_get_kernel_argument(regs, 0) ==
+	    (unsigned long)READ_ONCE(pp_dma_probed_dev))
+		atomic_inc(&pp_dma_probe_calls[kp - pp_dma_kprobes]);
+	return 0;
+}
+
+static void pp_dma_probes_arm(struct kunit *test, struct device *dev)
+{
+	struct kprobe *list[PP_NR_PROBES];
+	int i;
+
+	WRITE_ONCE(pp_dma_probed_dev, dev);
+	for (i = 0; i < PP_NR_PROBES; i++) {
+		pp_dma_kprobes[i] = (struct kprobe) {
+			.symbol_name = pp_dma_probe_funcs[i],
+			.pre_handler = pp_dma_probe_hit,
+		};
+		atomic_set(&pp_dma_probe_calls[i], 0);
+		list[i] = &pp_dma_kprobes[i];
+	}
+	/* All or none: a failure unregisters those already in. */
+	KUNIT_ASSERT_EQ(test, register_kprobes(list, PP_NR_PROBES), 0);
+	pp_dma_probes_armed = true;
+}
+
+static void pp_dma_probes_disarm(void)
+{
+	struct kprobe *list[PP_NR_PROBES];
+	int i;
+
+	if (!pp_dma_probes_armed)
+		return;
+	for (i = 0; i < PP_NR_PROBES; i++)
+		list[i] = &pp_dma_kprobes[i];
+	unregister_kprobes(list, PP_NR_PROBES);
+	pp_dma_probes_armed = false;
+}
+
+/* A device on the DMA API's direct path, as the pool meets on most
+ * machines; with @bounced, swiotlb bounces its buffers (this kernel
+ * boots with swiotlb=force), else swiotlb does not serve it at all:
+ * with no io_tlb_mem, dma-direct neither bounces nor asks for syncs, as
+ * on a machine booted with swiotlb off (whose empty default one
+ * matches no address).
+ */
+static struct device *pp_dma_direct_dev(struct kunit *test, bool bounced)
+{
+	struct device *dev;
+
+	dev = root_device_register(bounced ? "pp_dma_bounced" : "pp_dma_direct");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(dev));
+	dev->dma_mask = &dev->coherent_dma_mask;
+	if (dma_set_mask_and_coherent(dev, DMA_BIT_MASK(64))) {
+		root_device_unregister(dev);
+		kunit_skip(test, "no DMA mask");
+	}
+	if (!bounced)
+		dev->dma_io_tlb_mem = NULL;
+	if (bounced && !is_swiotlb_force_bounce(dev)) {
+		root_device_unregister(dev);
+		kunit_skip(test, "needs swiotlb=force");
+	}
+	return dev;
+}
+
+#define PP_DMA_SYNC_CYCLES	64
+
+/* What the DMA API was asked to do for one device. */
+struct pp_dma_calls {
+	int maps;
+	int for_dev;
+	int for_cpu;
+};
+
+/* The first allocation maps a refill's worth of pages; one of them is
+ * then recycled PP_DMA_SYNC_CYCLES times through the cache, with the
+ * driver's sync for the CPU before each return, and returned once more
+ * before destroy.
+ */
+static void pp_dma_count_calls(struct kunit *test, bool bounced,
+			       struct pp_dma_calls *c)
+{
+	struct device *dev = pp_dma_direct_dev(test, bounced);
+	struct page_pool_params p = pp_dma_params(dev, PP_FLAG_DMA_SYNC_DEV, 16);
+	struct pp_test_release r;
+	struct page_pool *pool;
+	struct page *page;
+	int i;
+
+	pp_dma_probes_arm(test, dev);
+	pool = pp_dma_pool_of(test, &p, &r);
+	page = pp_test_alloc(pool);
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	for (i = 0; i < PP_DMA_SYNC_CYCLES; i++) {
+		page_pool_dma_sync_for_cpu(pool, page, 0, PP_DMA_DIRTY);
+		pp_dma_put(pool, page, PP_DMA_DIRTY);
+		page = pp_test_alloc_same(test, pool, page);
+	}
+	pp_dma_put(pool, page, PP_DMA_DIRTY);
+	pp_test_destroy(pool);
+	pp_dma_probes_disarm();
+	KUNIT_EXPECT_TRUE(test, pp_test_released(&r));
+	root_device_unregister(dev);
+	for (i = 0; i < PP_NR_PROBES; i++)
+		KUNIT_EXPECT_EQ(test, pp_dma_kprobes[i].nmissed, 0UL);
+	c->maps = atomic_read(&pp_dma_probe_calls[PP_PROBE_MAP]);
+	c->for_dev = atomic_read(&pp_dma_probe_calls[PP_PROBE_FOR_DEV]);
+	c->for_cpu = atomic_read(&pp_dma_probe_calls[PP_PROBE_FOR_CPU]);
+}
+
+/* Syncs cost a call into the DMA API per page even where they do
+ * nothing. Where the device needs them (here: swiotlb bounces) every
+ * map and every recycle syncs for the device and every driver read for
+ * the CPU; where no page has needed one, none is made.
+ */
+static void pp_dma_syncs_only_where_device_needs(struct kunit *test)
+{
+	struct pp_dma_calls on, off;
+
+	pp_dma_count_calls(test, true, &on);
+	pp_dma_count_calls(test, false, &off);
+	kunit_info(test, "%d recycles: swiotlb on: %d maps, %d syncs for device, %d for CPU; off: %d, %d, %d\n",
+		   PP_DMA_SYNC_CYCLES, on.maps, on.for_dev, on.for_cpu,
+		   off.maps, off.for_dev, off.for_cpu);
+	KUNIT_EXPECT_GE(test, on.maps, 1);
+	KUNIT_EXPECT_EQ(test, off.maps, on.maps);
+	/* Each map, each recycle, and the last return before destroy. */
+	KUNIT_EXPECT_EQ(test, on.for_dev, on.maps + PP_DMA_SYNC_CYCLES + 1);
+	KUNIT_EXPECT_EQ(test, on.for_cpu, PP_DMA_SYNC_CYCLES);
+	KUNIT_EXPECT_EQ(test, off.for_dev, 0);
+	KUNIT_EXPECT_EQ(test, off.for_cpu, 0);
+}
+
+#define PP_DMA_SYNC_COUNT_CASE KUNIT_CASE(pp_dma_syncs_only_where_device_needs),
+#else
+#define PP_DMA_SYNC_COUNT_CASE
+static void pp_dma_probes_disarm(void)
+{
+}
+#endif
+
 static int pp_dma_test_init(struct kunit *test)
 {
 	pp_test_dma_reset();
@@ -1030,6 +1199,7 @@ static int pp_dma_test_init(struct kunit *test)
 
 static void pp_dma_test_exit(struct kunit *test)
 {
+	pp_dma_probes_disarm();
 	pp_test_unpin_cpu();
 }
 
@@ -1067,6 +1237,7 @@ static struct kunit_case pp_dma_cases[] = {
 	KUNIT_CASE(pp_dma_bulk_mix),
 	KUNIT_CASE(pp_dma_page_not_freed_while_unmapped),
 	KUNIT_CASE(pp_dma_real_device_leaks_nothing),
+	PP_DMA_SYNC_COUNT_CASE
 	{}
 };
 

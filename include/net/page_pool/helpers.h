@@ -175,9 +175,11 @@ static inline void page_pool_put_unrefed_page(struct page_pool *pool,
  * @dma_sync_size: how many bytes the device wrote from there
  *
  * The driver's sync before it reads what the device wrote. It syncs on
- * every call: the pool does not know what was synced before. (With
+ * every call (the pool does not know what was synced before), or does
+ * nothing where no page the pool has mapped needed syncs
+ * (dma_need_sync()). With
  * PP_FLAG_DMA_SYNC_DEV the pool syncs its pages for the device; the
- * other direction is always the driver's.)
+ * other direction is always the driver's.
  *
  * Context: any.
  */
@@ -185,6 +187,8 @@ static inline void page_pool_dma_sync_for_cpu(const struct page_pool *pool,
 					      const struct page *page,
 					      u32 offset, u32 dma_sync_size)
 {
+	if (!READ_ONCE(pool->dma_need_sync))
+		return;
 	dma_sync_single_range_for_cpu(pool->p.dev, page_pool_get_dma_addr(page),
 				      pool->p.offset + offset, dma_sync_size,
 				      page_pool_get_dma_dir(pool));

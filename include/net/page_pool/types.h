@@ -174,6 +174,14 @@ struct page_pool {
 	 * by the owner, read by returners: kept off the owner's lines.
 	 */
 	bool frags_cut;
+	/*
+	 * Set once a page this pool mapped needs syncs (dma_need_sync():
+	 * a bounce buffer, a non-coherent device, or dma_map_ops with sync
+	 * callbacks, as an IOMMU's); until then syncs are skipped. Written
+	 * once by the owner at map time, read by returners and by
+	 * page_pool_dma_sync_for_cpu().
+	 */
+	bool dma_need_sync;
 
 	/* Deferred free while pages are still in flight after destroy. */
 	struct delayed_work free_dw;
