@@ -28,7 +28,9 @@ minimums to that of the medians) against a line at 1, one panel per
 kind of figure. When the
 CSV has rx_* rows (ppsim_bench: RX through the simulated NIC) it then
 compares the RX buffer modes of each variant, from the medians, with
-the published results and the goals.
+the published results and the goals, and gives the shares the LOGs'
+rx_* lines report (direct=, recycle=, reuse=), averaged over the boots
+of each variant (a LOG's variant is the base or ours in its name).
 
 tap checks one boot: a test line per expected test (the xdp_* ones with
 --xdp, the rx_* ones with --rx, the lo_* ones with --lo), each with a
@@ -37,6 +39,7 @@ kernel has no tc), and status 0.
 """
 import csv
 import math
+import os
 import random
 import re
 import statistics
@@ -65,6 +68,8 @@ DONE = re.compile(r'page_pool_bench: done status=(-?\d+)')
 XDPLINE = re.compile(r'^bench (\S+) pps=\S+ ns_per_pkt=' + NUM)
 EXIT = re.compile(r'^BENCH-EXIT (\d+)')
 RXSKIP = re.compile(r'^bench (rx_\S+) skipped reason=(.*)')
+SHARE = re.compile(r'\b(direct|recycle|reuse)=([0-9.]+)')
+VARIANT = re.compile(r'(base|ours)')
 PROGFAIL = re.compile(r'^bench ((?:rx|lo)_\S+) failed: (.*)')
 # The parts of a boot bench-init.sh may leave out ("NAME=off"), and their
 # tests.
@@ -273,6 +278,48 @@ def rx_summary(data, variants):
         print_rows(rows)
 
 
+def rx_shares(logs):
+    """{(variant, test): {share: [value per boot]}} from the rx_* lines
+    of LOGs whose names say their variant."""
+    out = {}
+    for log in logs:
+        v = VARIANT.search(os.path.basename(log))
+        if not v:
+            continue
+        with open(log, errors='replace') as f:
+            for line in f:
+                m = XDPLINE.match(line.rstrip('\n').replace('\r', ''))
+                if not m or not m.group(1).startswith('rx_'):
+                    continue
+                got = out.setdefault((v.group(1), m.group(1)), {})
+                for k, val in SHARE.findall(line):
+                    got.setdefault(k, []).append(float(val))
+    return out
+
+
+def print_rx_shares(shares, variants):
+    """A row per variant and RX mode, a column per sink: the shares."""
+    if not shares:
+        return
+    print()
+    print('Shares, mean over the boots: direct (pool returns to its alloc '
+          'cache), recycle (pool returns kept, not freed), reuse (cache '
+          'mode refills its cache served)')
+    rows = [['mode'] + list(RX_SINKS)]
+    for v in variants:
+        for m in RX_MODES:
+            cells = []
+            for k in RX_SINKS:
+                got = shares.get((v, 'rx_%s_%s' % (m, k)), {})
+                cells.append(' '.join(
+                    '%s %.3f' % (n, statistics.mean(got[n]))
+                    for n in ('direct', 'recycle', 'reuse')
+                    if got.get(n)) or '-')
+            if any(c != '-' for c in cells):
+                rows.append(['%s %s' % (v, m)] + cells)
+    print_rows(rows)
+
+
 def write_plot(prefix, ratios, variants, boots):
     """prefix.dat: a block per panel of test, ratio, low, high, whether
     the span is the bootstrap interval; prefix.gp: the chart of them, one
@@ -375,6 +422,7 @@ def cmd_table(path, logs, plot):
               % (variants[1], variants[0]))
     if any(t in RX for t in tests):
         rx_summary(data, variants)
+        print_rx_shares(rx_shares(logs), variants)
     skipped = {}
     for log in logs:
         for t, why in parse(log)[1].items():

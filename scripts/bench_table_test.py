@@ -79,6 +79,26 @@ def case_plot_puts_each_kind_in_its_panel():
     return ok, 'blocks %r' % blocks
 
 
+def case_shares_by_variant_averaged_over_boots():
+    lines = {'base-1.log': 'bench rx_pool_udp pps=1 ns_per_pkt=2.0 runs=5 '
+                           'lost=0 direct=0.000 recycle=0.300\n',
+             'ours-1.log': 'bench rx_cache_udp_held pps=1 ns_per_pkt=2.0 '
+                           'runs=5 lost=0 reuse=0.500\n'
+                           'bench xdp_drop pps=1 ns_per_pkt=2.0\n',
+             'ours-2.log': 'bench rx_cache_udp_held pps=1 ns_per_pkt=2.0 '
+                           'runs=5 lost=0 reuse=0.600\n',
+             'other.log': 'bench rx_pool_udp pps=1 ns_per_pkt=2.0 runs=5 '
+                          'lost=0 direct=1.000\n'}
+    with tempfile.TemporaryDirectory() as d:
+        for name, text in lines.items():
+            with open(os.path.join(d, name), 'w') as f:
+                f.write(text)
+        got = bt.rx_shares([os.path.join(d, n) for n in sorted(lines)])
+    want = {('base', 'rx_pool_udp'): {'direct': [0.0], 'recycle': [0.3]},
+            ('ours', 'rx_cache_udp_held'): {'reuse': [0.5, 0.6]}}
+    return got == want, 'got %r' % got
+
+
 def main():
     failed = 0
     for name, fn in sorted(globals().items()):
