@@ -1098,13 +1098,8 @@ static struct device *pp_dma_direct_dev(struct kunit *test, bool bounced)
 {
 	struct device *dev;
 
-	dev = root_device_register(bounced ? "pp_dma_bounced" : "pp_dma_direct");
-	KUNIT_ASSERT_FALSE(test, IS_ERR(dev));
-	dev->dma_mask = &dev->coherent_dma_mask;
-	if (dma_set_mask_and_coherent(dev, DMA_BIT_MASK(64))) {
-		root_device_unregister(dev);
-		kunit_skip(test, "no DMA mask");
-	}
+	dev = pp_test_direct_dev(test, bounced ? "pp_dma_bounced" :
+						 "pp_dma_direct");
 	if (!bounced)
 		dev->dma_io_tlb_mem = NULL;
 	if (bounced && !is_swiotlb_force_bounce(dev)) {

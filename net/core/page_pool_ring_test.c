@@ -634,18 +634,9 @@ static void pp_ring_reader_stop(struct pp_ring_reader *rd)
 /* A device that maps for real: swiotlb under QEMU, DMA-API debug on. */
 static struct device *pp_ring_dma_dev(struct kunit *test)
 {
-	struct device *dev;
-
 	if (!IS_ENABLED(CONFIG_HAS_DMA) || num_online_cpus() < 2)
 		kunit_skip(test, "needs DMA and two CPUs");
-	dev = root_device_register("pp_ring_dma");
-	KUNIT_ASSERT_FALSE(test, IS_ERR(dev));
-	dev->dma_mask = &dev->coherent_dma_mask;
-	if (dma_set_mask_and_coherent(dev, DMA_BIT_MASK(64))) {
-		root_device_unregister(dev);
-		kunit_skip(test, "no DMA mask");
-	}
-	return dev;
+	return pp_test_direct_dev(test, "pp_ring_dma");
 }
 
 static struct page_pool *pp_ring_dma_pool(struct kunit *test,

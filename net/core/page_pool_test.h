@@ -607,6 +607,30 @@ static inline void pp_test_dma_reset(void)
 }
 
 /**
+ * pp_test_direct_dev() - a device that maps through the real DMA API
+ * @test: the running case, skipped where no 64-bit DMA mask can be set
+ * @name: the device's name
+ *
+ * No dma_map_ops: the DMA API's direct path (swiotlb under QEMU), with
+ * DMA-API debug watching. The caller unregisters it.
+ *
+ * Return: the device.
+ */
+static inline struct device *pp_test_direct_dev(struct kunit *test,
+						const char *name)
+{
+	struct device *dev = root_device_register(name);
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(dev));
+	dev->dma_mask = &dev->coherent_dma_mask;
+	if (dma_set_mask_and_coherent(dev, DMA_BIT_MASK(64))) {
+		root_device_unregister(dev);
+		kunit_skip(test, "no DMA mask");
+	}
+	return dev;
+}
+
+/**
  * pp_test_dma_register() - create the suite's counting DMA device
  * @name: its name
  *
