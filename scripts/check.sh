@@ -16,23 +16,29 @@ out=$top/build/x86_64-$variant
 mkdir -p "$(dirname "$log")"
 exec > "$log" 2>&1
 
+# The tree as the checkout has it now (in make test, a no-op by then).
+"$top/scripts/prepare-tree.sh" "$variant" >/dev/null
+
 files=$(cd "$top" && git ls-files -co --exclude-standard -- net include drivers |
 	grep -E '\.[ch]$')
 # Each C file is checked in the object that builds it, as OBJECT:FILE: its
 # own, or for a test #included at the end of the file it tests (the
-# drivers' RX suites), that file's.
+# drivers' RX suites, whose own parts include further files), that
+# file's, followed up the chain.
+host_of() {
+	local f=$1 up
+	while up=$(grep -l "^#include \"${f##*/}\"" "$src/${f%/*}"/*.c \
+			2>/dev/null | head -n1) && [ -n "$up" ]; do
+		f=${up#"$src"/}
+	done
+	echo "$f"
+}
 objs=
 for f in $files; do
 	case $f in
 	*.c) [ -e "$src/$f" ] || continue
-		host=$(grep -l "^#include \"${f##*/}\"" "$src/${f%/*}"/*.c \
-			2>/dev/null | head -n1)
-		if [ -n "$host" ]; then
-			host=${host#"$src"/}
-			objs="$objs ${host%.c}.o:$f"
-		else
-			objs="$objs ${f%.c}.o:$f"
-		fi ;;
+		host=$(host_of "$f")
+		objs="$objs ${host%.c}.o:$f" ;;
 	esac
 done
 hdrs=$(tr ' ' '\n' <<<"$files" | grep '\.h$')

@@ -3,7 +3,8 @@
 # the page_pool API against the VARIANT tree's headers, on x86_64 with
 # configs/users.config, as TAP into LOG. A file that does not build with
 # the base tree's headers either (its driver needs what x86_64 cannot
-# enable) is skipped with that reason.
+# enable) is skipped with that reason. With ours, it also builds the 6.1
+# fixes at the front of patches/series on the base tree alone.
 set -uo pipefail
 
 variant=${1:?usage: compile-users.sh base|ours LOG}
@@ -53,8 +54,20 @@ built() {
 	[ -f "$1/${2%.c}.o" ]
 }
 
+# The 6.1 fixes at the front of the series (its first patches, those
+# with a Fixes: tag) must build on the base tree alone, one at a time,
+# as a stable tree takes them. Checked with the ours variant.
+fixes=
+if [ "$variant" = ours ]; then
+	fixes=$(while read -r p; do
+		case $p in ''|'#'*) continue ;; esac
+		grep -q '^Fixes:' "$top/patches/$p" || break
+		echo "$p"
+	done < "$top/patches/series")
+fi
+
 echo "TAP version 13"
-echo "1..$(echo "$users" | wc -l)"
+echo "1..$(($(echo "$users" | wc -l) + $(echo -n "$fixes" | grep -c .)))"
 configure "$variant" "$out"
 compile "$variant" "$out" $users >/dev/null
 failed=
@@ -88,4 +101,38 @@ for f in $users; do
 	compile "$variant" "$out" "$f" | grep -E 'error|warning' | head -5 |
 		sed 's/^/# /'
 	echo "not ok $n $f"
+done
+
+# patched FILE: the .c files a patch changes.
+patched() {
+	sed -n 's|^+++ b/\([^[:space:]]*\.c\)\([[:space:]].*\)\{0,1\}$|\1|p' "$1"
+}
+
+# The base tree, hard-linked, with each fix applied in turn to copies of
+# the files it changes; the objects of those files built after each.
+[ -n "$fixes" ] || exit 0
+src=$top/build/src-fixes
+rm -rf "$src"
+cp -al "$top/build/linux-source-6.1" "$src"
+configure fixes "$top/build/users-fixes" >/dev/null 2>&1
+declare -A copied
+for p in $fixes; do
+	n=$((n + 1))
+	for f in $(sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$top/patches/$p"); do
+		[ -n "${copied[$f]:-}" ] && continue
+		cp --remove-destination "$top/build/linux-source-6.1/$f" "$src/$f"
+		copied[$f]=1
+	done
+	if ! patch -s -p1 -d "$src" --no-backup-if-mismatch < "$top/patches/$p"; then
+		echo "not ok $n fixes: $p does not apply to 6.1 after the fixes before it"
+		continue
+	fi
+	objs=$(patched "$top/patches/$p")
+	compile fixes "$top/build/users-fixes" $objs | grep -E 'error|warning' |
+		head -5 | sed 's/^/# /'
+	ok=ok
+	for f in $objs; do
+		built "$top/build/users-fixes" "$f" || ok="not ok"
+	done
+	echo "$ok $n fixes: $p builds on 6.1 alone"
 done
