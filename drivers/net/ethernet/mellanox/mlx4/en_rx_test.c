@@ -218,16 +218,16 @@ static u8 mlx4_rxt_byte(u8 seed, unsigned int i)
 	return (u8)(seed + i * 7);
 }
 
-/* The NIC's side: writes a frame of @len bytes through the next
- * descriptor's buffers, at the DMA addresses the driver posted, then
- * its completion, handing the CQE to software last.
+/* The NIC's side: writes @len bytes of @frame, or of the pattern of
+ * @seed if it is NULL, through the next descriptor's buffers, at the DMA
+ * addresses the driver posted. Returns the completion, zeroed but for
+ * the byte count, for mlx4_rxt_complete().
  */
-static void mlx4_rxt_receive(struct mlx4_rxt *t, unsigned int len, u8 seed,
-			     u8 opcode, u8 badfcs)
+static struct mlx4_cqe *mlx4_rxt_write(struct mlx4_rxt *t, const u8 *frame,
+				       unsigned int len, u8 seed)
 {
 	struct mlx4_en_rx_ring *ring = t->ring;
-	u32 seq = t->completions++;
-	u32 index = seq & ring->size_mask;
+	u32 index = t->completions & ring->size_mask;
 	struct mlx4_en_rx_desc *rx_desc = ring->buf +
 					  (index << ring->log_stride);
 	struct mlx4_cqe *cqe = mlx4_en_get_cqe(t->cq->buf, index,
@@ -240,15 +240,34 @@ static void mlx4_rxt_receive(struct mlx4_rxt *t, unsigned int len, u8 seed,
 		u8 *p = phys_to_virt(be64_to_cpu(rx_desc->data[i].addr));
 
 		for (j = 0; j < n; j++)
-			p[j] = mlx4_rxt_byte(seed, done + j);
+			p[j] = frame ? frame[done + j] :
+				       mlx4_rxt_byte(seed, done + j);
 		done += n;
 	}
 	memset(cqe, 0, sizeof(*cqe));
 	cqe->byte_cnt = cpu_to_be32(len);
-	cqe->badfcs_enc = badfcs;
+	return cqe;
+}
+
+/* Hands the completion mlx4_rxt_write() returned to software. */
+static void mlx4_rxt_complete(struct mlx4_rxt *t, struct mlx4_cqe *cqe,
+			      u8 opcode)
+{
+	u32 seq = t->completions++;
+
 	dma_wmb();
 	cqe->owner_sr_opcode = opcode |
 			       ((seq & t->cq->size) ? MLX4_CQE_OWNER_MASK : 0);
+}
+
+/* A frame of @len bytes of the pattern of @seed, and its completion. */
+static void mlx4_rxt_receive(struct mlx4_rxt *t, unsigned int len, u8 seed,
+			     u8 opcode, u8 badfcs)
+{
+	struct mlx4_cqe *cqe = mlx4_rxt_write(t, NULL, len, seed);
+
+	cqe->badfcs_enc = badfcs;
+	mlx4_rxt_complete(t, cqe, opcode);
 }
 
 struct mlx4_rxt_poll {
@@ -1095,3 +1114,5 @@ static struct kunit_suite mlx4_rxt_suite = {
 };
 
 kunit_test_suite(mlx4_rxt_suite);
+
+#include "en_rx_csum_test.c"
