@@ -168,6 +168,20 @@ static u64 mlx5_rxt_hd_ring_returns(struct mlx5_rxt_hd *h)
 	return mlx5_rxt_stats(h->t).recycle_stats.ring;
 }
 
+/* The RQ's teardown gives @pages pages back to the pool's ring, then
+ * the pool goes once none is left out.
+ */
+static void mlx5_rxt_hd_expect_teardown(struct kunit *test,
+					struct mlx5_rxt_hd *h, u64 pages)
+{
+	u64 ring = mlx5_rxt_hd_ring_returns(h);
+
+	mlx5e_free_rx_descs(h->t->rq);
+	KUNIT_EXPECT_EQ(test, mlx5_rxt_hd_ring_returns(h) - ring, pages);
+	mlx5_rxt_stop(h->t);
+	mlx5_rxt_expect_released(test, h->t);
+}
+
 /* i. Teardown while the second of two UMRs is in flight. The first UMR
  * posts headers 0-51, so page 6 (headers 48-55) is half completed and
  * half in flight: each of the 8 pages goes back once.
@@ -175,7 +189,6 @@ static u64 mlx5_rxt_hd_ring_returns(struct mlx5_rxt_hd *h)
 static void mlx5e_rx_shampo_teardown_mid_page_releases_each_page_once(struct kunit *test)
 {
 	struct mlx5_rxt_hd *h = mlx5_rxt_hd_start(test);
-	u64 ring;
 
 	mlx5_rxt_hd_refill(test, h);
 	KUNIT_EXPECT_EQ(test, h->shampo->pi, 64);
@@ -187,11 +200,7 @@ static void mlx5e_rx_shampo_teardown_mid_page_releases_each_page_once(struct kun
 	KUNIT_EXPECT_EQ(test, find_first_zero_bit(h->shampo->bitmap,
 						  MLX5_RXT_HD_PER_WQ), 52UL);
 
-	ring = mlx5_rxt_hd_ring_returns(h);
-	mlx5e_free_rx_descs(h->t->rq);
-	KUNIT_EXPECT_EQ(test, mlx5_rxt_hd_ring_returns(h) - ring, 8ULL);
-	mlx5_rxt_stop(h->t);
-	mlx5_rxt_expect_released(test, h->t);
+	mlx5_rxt_hd_expect_teardown(test, h, 8);
 }
 
 /* j. ICOSQ recovery with the same UMR in flight: page 7 goes back, page 6
@@ -241,11 +250,7 @@ static void mlx5e_rx_shampo_recovery_refills_onto_the_page_it_kept(struct kunit 
 	/* Pages 0-5 by their posted last headers, 7-14 in flight, and 6,
 	 * which the ring stopped in.
 	 */
-	ring = mlx5_rxt_hd_ring_returns(h);
-	mlx5e_free_rx_descs(h->t->rq);
-	KUNIT_EXPECT_EQ(test, mlx5_rxt_hd_ring_returns(h) - ring, 15ULL);
-	mlx5_rxt_stop(h->t);
-	mlx5_rxt_expect_released(test, h->t);
+	mlx5_rxt_hd_expect_teardown(test, h, 15);
 }
 
 /* k. A refill whose free window ends inside a page stops before that
@@ -257,7 +262,6 @@ static void mlx5e_rx_shampo_refill_stops_before_a_page_still_posted(struct kunit
 {
 	struct mlx5_rxt_hd *h = mlx5_rxt_hd_start(test);
 	struct page *page2;
-	u64 ring;
 
 	mlx5_rxt_hd_refill(test, h);
 	mlx5_rxt_hd_complete(h, 1);
@@ -278,11 +282,7 @@ static void mlx5e_rx_shampo_refill_stops_before_a_page_still_posted(struct kunit
 	KUNIT_EXPECT_PTR_EQ(test, h->shampo->info[20].page, page2);
 
 	/* Pages 0 and 1 in flight, 2-7 and 8-15 by their last headers. */
-	ring = mlx5_rxt_hd_ring_returns(h);
-	mlx5e_free_rx_descs(h->t->rq);
-	KUNIT_EXPECT_EQ(test, mlx5_rxt_hd_ring_returns(h) - ring, 16ULL);
-	mlx5_rxt_stop(h->t);
-	mlx5_rxt_expect_released(test, h->t);
+	mlx5_rxt_hd_expect_teardown(test, h, 16);
 }
 
 /* l. Fewer headers a refill than a page holds, as on 64 KiB pages (128
@@ -293,7 +293,6 @@ static void mlx5e_rx_shampo_refills_share_a_page(struct kunit *test)
 {
 	struct mlx5_rxt_hd *h = mlx5_rxt_hd_start(test);
 	struct mlx5e_dma_info *info = h->shampo->info;
-	u64 ring;
 
 	h->shampo->hd_per_wqe = 4;
 	mlx5_rxt_hd_refill(test, h);
@@ -313,11 +312,7 @@ static void mlx5e_rx_shampo_refills_share_a_page(struct kunit *test)
 
 	/* Page 0 goes back as its last header's frame completes. */
 	mlx5_rxt_hd_consume(h, 0, 8);
-	ring = mlx5_rxt_hd_ring_returns(h);
-	mlx5e_free_rx_descs(h->t->rq);
-	KUNIT_EXPECT_EQ(test, mlx5_rxt_hd_ring_returns(h) - ring, 1ULL);
-	mlx5_rxt_stop(h->t);
-	mlx5_rxt_expect_released(test, h->t);
+	mlx5_rxt_hd_expect_teardown(test, h, 1);
 }
 
 static struct kunit_case mlx5_rxt_hd_cases[] = {
