@@ -3,8 +3,9 @@
 # checkpatch --strict, kernel-doc and coccicheck (MODE=report) on every C
 # file and header we wrote, then W=1 and sparse (C=2) on the objects the
 # x86_64 kernel builds from them; summarize_test.py, which checks that
-# the log scan fails a run on every defect our pool reports; and
-# bench_table_test.py, which checks the benchmark table's interval.
+# the log scan fails a run on every defect our pool reports;
+# bench_table_test.py, which checks the benchmark table's interval; and
+# that every mutant of scripts/mutants.txt still applies.
 set -uo pipefail
 
 variant=${1:?usage: check.sh base|ours LOG}
@@ -76,13 +77,16 @@ nscan=$(grep -cE '^(PASS|FAIL) ' <<<"$scan")
 btab=$("$top/scripts/bench_table_test.py" 2>&1)
 btab_rc=$?
 nbtab=$(grep -cE '^(PASS|FAIL) ' <<<"$btab")
+# Every mutant still applies, once, to what it names.
+muts=$("$top/scripts/mutants.sh" --dry-run 2>&1)
+muts_rc=$?
 
 echo "TAP version 13"
 set -- $files
 nobjs=$(echo $objs | wc -w)
 nhdrs=$(echo $hdrs | wc -w)
 nskip=$(echo $cocci_needs_ocaml | wc -w)
-echo "1..$(($# * 3 + 1 + nskip + nobjs + nhdrs + nscan + 1 + nbtab + 1))"
+echo "1..$(($# * 3 + 1 + nskip + nobjs + nhdrs + nscan + 1 + nbtab + 1 + 1))"
 
 # cases NAME OUTPUT: a result for each PASS or FAIL line of a script test.
 cases() {
@@ -98,6 +102,8 @@ cases summarize "$scan"
 result "$scan_rc" "summarize_test.py completes"
 cases bench-table "$btab"
 result "$btab_rc" "bench_table_test.py completes"
+[ "$muts_rc" = 0 ] || sed 's/^/# /' <<<"$muts" | tail -5
+result "$muts_rc" "mutants.sh --dry-run: every mutant applies once"
 
 for f in $files; do
 	r=$("$src/scripts/checkpatch.pl" --strict --no-tree -f "$top/$f" 2>&1)

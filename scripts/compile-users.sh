@@ -66,8 +66,27 @@ if [ "$variant" = ours ]; then
 	done < "$top/patches/series")
 fi
 
+# A 32-bit kernel with 64-bit DMA addresses (x86 PAE), ours only: the
+# options that must survive olddefconfig, then the objects to build:
+# the pool, the core files that use it, and every C file the series
+# changes that this kernel builds.
+pae_keep="CONFIG_ARCH_DMA_ADDR_T_64BIT CONFIG_MLX4_EN CONFIG_MLX5_CORE_EN"
+pae_objs=
+if [ "$variant" = ours ]; then
+	pae_objs=$( (echo net/core/page_pool.c net/core/xdp.c \
+			net/core/skbuff.c | tr ' ' '\n'
+		while read -r p; do
+			case $p in ''|'#'*) continue ;; esac
+			sed -n 's|^+++ b/\([^[:space:]]*\.c\)\([[:space:]].*\)\{0,1\}$|\1|p' \
+				"$top/patches/$p"
+		done < "$top/patches/series") |
+		grep -e '^net/' -e '^drivers/net/ethernet/mellanox/' |
+		grep -v '_test\.c$' | sort -u)
+fi
+
 echo "TAP version 13"
-echo "1..$(($(echo "$users" | wc -l) + $(echo -n "$fixes" | grep -c .)))"
+echo "1..$(($(echo "$users" | wc -l) + $(echo -n "$fixes" | grep -c .) +
+	$(echo -n "$pae_objs" | grep -c .) + ${pae_objs:+1}+0))"
 configure "$variant" "$out"
 compile "$variant" "$out" $users >/dev/null
 failed=
@@ -102,6 +121,49 @@ for f in $users; do
 		sed 's/^/# /'
 	echo "not ok $n $f"
 done
+
+# The PAE kernel, from tinyconfig and configs/i386-pae.config, through
+# olddefconfig on every run: a Kconfig change may drop a driver.
+if [ -n "$pae_objs" ]; then
+	pae=$top/build/users-pae
+	kmake() {
+		make -s -C "$top/build/src-ours" O="$pae" ARCH=i386 "$@"
+	}
+	want=$(cat "$top/configs/i386-pae.config")
+	if [ "$want" != "$(cat "$pae/.fragments" 2>/dev/null)" ]; then
+		rm -f "$pae/.fragments"
+		mkdir -p "$pae"
+		kmake tinyconfig >/dev/null 2>&1 &&
+			echo "$want" >> "$pae/.config" &&
+			echo "$want" > "$pae/.fragments"
+	fi
+	kmake olddefconfig >/dev/null 2>&1
+	n=$((n + 1))
+	lost=
+	for o in $pae_keep; do
+		grep -q "^$o=y" "$pae/.config" 2>/dev/null || lost="$lost $o"
+	done
+	if [ -z "$lost" ]; then
+		echo "ok $n i386 PAE: olddefconfig keeps$(printf ' %s' $pae_keep)"
+	else
+		echo "not ok $n i386 PAE: olddefconfig drops$lost"
+	fi
+	for f in $pae_objs; do rm -f "$pae/${f%.c}.o"; done
+	msgs=$(kmake -k -j"$jobs" $(for f in $pae_objs; do echo "${f%.c}.o"; done) 2>&1)
+	for f in $pae_objs; do
+		n=$((n + 1))
+		bad=$(grep -E "${f//./\\.}:[0-9]+:[0-9]+: (error|warning)" <<<"$msgs" | head -3)
+		if ! built "$pae" "$f"; then
+			# Not in this kernel (another driver's file the series touches).
+			grep -q "No rule to make target '${f%.c}.o'" <<<"$msgs" &&
+				{ echo "ok $n i386 PAE: $f # SKIP not in this config"; continue; }
+			bad=${bad:-not built}
+		fi
+		[ -z "$bad" ] && { echo "ok $n i386 PAE: $f"; continue; }
+		sed 's/^/# /' <<<"$bad"
+		echo "not ok $n i386 PAE: $f"
+	done
+fi
 
 # patched FILE: the .c files a patch changes.
 patched() {

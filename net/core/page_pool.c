@@ -241,18 +241,22 @@ static bool pp_dma_map(struct page_pool *pool, struct page *page)
 				  pool->p.dma_dir, PP_DMA_ATTRS);
 	if (dma_mapping_error(dev, addr))
 		return false;
+	/* Kept in pages where dma_addr_t is wider than a word: only a bus
+	 * offset or an IOMMU granule below PAGE_SIZE could misalign it.
+	 */
+	if (page_pool_set_dma_addr(page, addr)) {
+		dev_warn_once(dev, "page_pool: DMA address %pad does not fit in struct page\n",
+			      &addr);
+		goto unmap;
+	}
 
 	xa_lock_irqsave(&pool->dma_mapped, flags);
 	old = __xa_store(&pool->dma_mapped, page_to_pfn(page), page,
 			 GFP_ATOMIC | __GFP_NOWARN);
 	xa_unlock_irqrestore(&pool->dma_mapped, flags);
-	if (xa_is_err(old)) {
-		dma_unmap_page_attrs(dev, addr, pp_span(pool), pool->p.dma_dir,
-				     PP_DMA_ATTRS);
-		return false;
-	}
+	if (xa_is_err(old))
+		goto unmap;
 
-	page_pool_set_dma_addr(page, addr);
 	/* Set before this page's first sync and before anyone holds it, so
 	 * its holders see it; pages mapped before it need no syncs.
 	 */
@@ -260,6 +264,12 @@ static bool pp_dma_map(struct page_pool *pool, struct page *page)
 		WRITE_ONCE(pool->dma_need_sync, true);
 	pp_sync_for_device(pool, page, pool->p.max_len);
 	return true;
+
+unmap:
+	page_pool_set_dma_addr(page, 0);
+	dma_unmap_page_attrs(dev, addr, pp_span(pool), pool->p.dma_dir,
+			     PP_DMA_ATTRS);
+	return false;
 }
 
 static void pp_dma_unmap(struct page_pool *pool, struct page *page)
@@ -338,8 +348,7 @@ static bool pp_admit_page(struct page_pool *pool, struct page *page)
 	page->pp_magic |= PP_SIGNATURE;
 	page->pp = pool;
 	/* One user, the one it is handed to; kept at one while it is ours. */
-	if (page_pool_counts_users(pool))
-		page_pool_fragment_page(page, 1);
+	page_pool_fragment_page(page, 1);
 	if (pool->p.init_callback)
 		pool->p.init_callback(page, pool->p.init_arg);
 
@@ -547,8 +556,7 @@ static struct page *pp_get_page(struct page_pool *pool, gfp_t gfp)
  *
  * Call from the pool's owner context (its NAPI poll, or with that NAPI
  * stopped). With PP_FLAG_DMA_MAP the page comes mapped, and with
- * PP_FLAG_DMA_SYNC_DEV synced for the device. Where the pool counts
- * users (page_pool_counts_users()), the page has one.
+ * PP_FLAG_DMA_SYNC_DEV synced for the device. The page has one user.
  *
  * Return: a page of the pool's order, or NULL.
  */
@@ -615,7 +623,7 @@ static struct page *pp_frag_retire(struct page_pool *pool)
 
 /**
  * page_pool_alloc_frag() - allocate part of a page
- * @pool: a pool that counts users (page_pool_counts_users())
+ * @pool: the pool
  * @offset: set to where the fragment starts in the returned page
  * @size: fragment size in bytes, 1 to the pool's page size; it is
  *	rounded up to the DMA cache alignment, and to the alignment of
@@ -635,8 +643,7 @@ struct page *page_pool_alloc_frag(struct page_pool *pool, unsigned int *offset,
 	unsigned int span = pp_span(pool);
 	struct page *page = pool->frag_page;
 
-	if (WARN_ON_ONCE(!page_pool_counts_users(pool) || !size ||
-			 size > span))
+	if (WARN_ON_ONCE(!size || size > span))
 		return NULL;
 
 	size = ALIGN(size, pp_frag_align());
@@ -672,10 +679,10 @@ EXPORT_SYMBOL(page_pool_alloc_frag);
  * @gfp: allocation flags, used when the pool needs new pages
  *
  * Call from the pool's owner context. More than half of the pool's page
- * (or any size, in a pool that does not count users) takes a whole
- * page. A smaller size is cut as by page_pool_alloc_frag(); the last
- * fragment that fits in a page takes the rest of it, so that with
- * requests of one size the truesizes of a page's buffers add up to it.
+ * takes a whole page. A smaller size is cut as by
+ * page_pool_alloc_frag(); the last fragment that fits in a page takes
+ * the rest of it, so that with requests of one size the truesizes of a
+ * page's buffers add up to it.
  * A size of 0 or beyond the page is refused.
  *
  * Return: the page holding the buffer, or NULL.
@@ -688,7 +695,7 @@ struct page *page_pool_alloc(struct page_pool *pool, unsigned int *offset,
 
 	if (WARN_ON_ONCE(*size > span))
 		return NULL;
-	if (*size > span / 2 || !page_pool_counts_users(pool)) {
+	if (*size > span / 2) {
 		*offset = 0;
 		*size = span;
 		return pp_get_page(pool, gfp);
@@ -1402,11 +1409,6 @@ static int pp_check_params(const struct page_pool_params *p)
 	    (u64)p->offset + p->max_len > (PAGE_SIZE << p->order)) {
 		pr_warn("offset, max_len: %u + %u is beyond the page\n",
 			p->offset, p->max_len);
-		return -EINVAL;
-	}
-	if ((p->flags & PP_FLAG_PAGE_FRAG) && map &&
-	    PAGE_POOL_DMA_USE_PP_FRAG_COUNT) {
-		pr_warn("flags: PP_FLAG_PAGE_FRAG needs the room 64-bit DMA addresses take here\n");
 		return -EINVAL;
 	}
 	/* Until then its list_owner is not -1: it may be 0, a CPU. */

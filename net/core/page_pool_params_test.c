@@ -78,10 +78,6 @@ static int pp_params_verdict(const struct page_pool_params *p)
 	if (sync && (!p->max_len ||
 		     (u64)p->offset + p->max_len > (PAGE_SIZE << p->order)))
 		return -EINVAL;
-	/* There a mapping pool's pages have no room to count users. */
-	if ((p->flags & PP_FLAG_PAGE_FRAG) && map &&
-	    PAGE_POOL_DMA_USE_PP_FRAG_COUNT)
-		return -EINVAL;
 	return 0;
 }
 

@@ -156,7 +156,7 @@ static int pp_stress_new_pool(struct pp_stress *s)
 	};
 	struct page_pool *pool;
 
-	s->frag = !PAGE_POOL_DMA_USE_PP_FRAG_COUNT && pp_stress_rand(&s->rnd, 2);
+	s->frag = pp_stress_rand(&s->rnd, 2);
 	if (s->frag)
 		p.flags |= PP_FLAG_PAGE_FRAG;
 	pool = page_pool_create(&p);

@@ -10,6 +10,15 @@
 #include <linux/dma-mapping.h>
 #include <net/page_pool/types.h>
 
+/*
+ * Where dma_addr_t is wider than unsigned long (32-bit kernels with
+ * 64-bit DMA), page->dma_addr keeps a mapped page's address in pages: a
+ * pool maps from offset 0, so the low PAGE_SHIFT bits are zero, and
+ * pp_frag_count keeps a word of its own.
+ */
+#define PAGE_POOL_32BIT_ARCH_WITH_64BIT_DMA	\
+	(sizeof(dma_addr_t) > sizeof(unsigned long))
+
 /**
  * page_pool_get_dma_addr() - DMA address of a page mapped by its pool
  * @page: a page handed out by a pool created with PP_FLAG_DMA_MAP; for
@@ -26,8 +35,8 @@ static inline dma_addr_t page_pool_get_dma_addr(const struct page *page)
 {
 	dma_addr_t addr = page->dma_addr;
 
-	if (PAGE_POOL_DMA_USE_PP_FRAG_COUNT)
-		addr |= (dma_addr_t)page->dma_addr_upper << 16 << 16;
+	if (PAGE_POOL_32BIT_ARCH_WITH_64BIT_DMA)
+		addr <<= PAGE_SHIFT;
 	return addr;
 }
 
@@ -35,12 +44,20 @@ static inline dma_addr_t page_pool_get_dma_addr(const struct page *page)
  * page_pool_set_dma_addr() - record the DMA address of a page
  * @page: the page
  * @addr: its DMA address, or 0 for none
+ *
+ * Return: true if @addr cannot be kept, as upstream's helper of this
+ * name: where it is kept in pages (PAGE_POOL_32BIT_ARCH_WITH_64BIT_DMA),
+ * an address that is not page aligned or not below
+ * 2^(BITS_PER_LONG + PAGE_SHIFT); false otherwise.
  */
-static inline void page_pool_set_dma_addr(struct page *page, dma_addr_t addr)
+static inline bool page_pool_set_dma_addr(struct page *page, dma_addr_t addr)
 {
+	if (PAGE_POOL_32BIT_ARCH_WITH_64BIT_DMA) {
+		page->dma_addr = addr >> PAGE_SHIFT;
+		return ((dma_addr_t)page->dma_addr << PAGE_SHIFT) != addr;
+	}
 	page->dma_addr = addr;
-	if (PAGE_POOL_DMA_USE_PP_FRAG_COUNT)
-		page->dma_addr_upper = upper_32_bits(addr);
+	return false;
 }
 
 /**
@@ -56,24 +73,8 @@ page_pool_get_dma_dir(const struct page_pool *pool)
 }
 
 /**
- * page_pool_counts_users() - whether a pool's pages count their users
- * @pool: the pool
- *
- * They do, and start with one, except where the count's word holds the
- * upper half of the DMA address (PAGE_POOL_DMA_USE_PP_FRAG_COUNT): there
- * a mapping pool hands out whole pages only.
- *
- * Return: true if @pool's pages may be split and shared.
- */
-static inline bool page_pool_counts_users(const struct page_pool *pool)
-{
-	return !PAGE_POOL_DMA_USE_PP_FRAG_COUNT ||
-	       !(pool->p.flags & PP_FLAG_DMA_MAP);
-}
-
-/**
  * page_pool_fragment_page() - set how many users a page has
- * @page: a page of a pool that counts users (page_pool_counts_users())
+ * @page: a page of a pool
  * @nr: number of users, each of which drops one with page_pool_put_page()
  *	(or several at once with page_pool_unref_page())
  *
@@ -86,7 +87,7 @@ static inline void page_pool_fragment_page(struct page *page, long nr)
 
 /**
  * page_pool_ref_page() - add a user to a page the caller holds a user of
- * @page: a page of a pool that counts users
+ * @page: a page of a pool
  */
 static inline void page_pool_ref_page(struct page *page)
 {
@@ -95,7 +96,7 @@ static inline void page_pool_ref_page(struct page *page)
 
 /**
  * page_pool_unref_page() - drop users of a page
- * @page: a page of a pool that counts users
+ * @page: a page of a pool
  * @nr: number of users to drop, at most the caller's
  *
  * Return: the number of users left. 0 means the caller dropped the last
@@ -123,7 +124,7 @@ static inline long page_pool_unref_page(struct page *page, long nr)
 
 /**
  * page_pool_defrag_page() - page_pool_unref_page(), by its 6.1 name
- * @page: a page of a pool that counts users
+ * @page: a page of a pool
  * @nr: number of users to drop
  *
  * Return: the number of users left.
@@ -138,14 +139,12 @@ static inline long page_pool_defrag_page(struct page *page, long nr)
  * @pool: the pool of @page
  * @page: the page
  *
- * Return: true if the caller held the last user (always, in a pool that
- * does not count them), so the page may go back to the pool.
+ * Return: true if the caller held the last user, so the page may go
+ * back to the pool.
  */
 static inline bool page_pool_is_last_frag(struct page_pool *pool,
 					  struct page *page)
 {
-	if (!page_pool_counts_users(pool))
-		return true;
 	return page_pool_unref_page(page, 1) == 0;
 }
 
@@ -207,7 +206,7 @@ static inline struct page *page_pool_dev_alloc_pages(struct page_pool *pool)
 
 /**
  * page_pool_dev_alloc_frag() - allocate a fragment from NAPI context
- * @pool: a pool that counts users (page_pool_counts_users())
+ * @pool: the pool
  * @offset: where the fragment starts in the returned page
  * @size: fragment size in bytes
  *

@@ -250,14 +250,6 @@ struct page_pool {
 	bool dma_closed;
 };
 
-/*
- * On 32-bit machines with 64-bit DMA addresses, the upper half of the
- * address is kept where pp_frag_count would be, so pools that map
- * pages there cannot split them.
- */
-#define PAGE_POOL_DMA_USE_PP_FRAG_COUNT	\
-		(sizeof(dma_addr_t) > sizeof(unsigned long))
-
 struct xdp_mem_info;
 
 #ifdef CONFIG_PAGE_POOL
