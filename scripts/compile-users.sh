@@ -54,16 +54,25 @@ built() {
 	[ -f "$1/${2%.c}.o" ]
 }
 
+# series: the patches of patches/series, in order.
+series() {
+	grep -v -e '^$' -e '^#' "$top/patches/series"
+}
+
+# patched FILE: the .c files a patch changes.
+patched() {
+	sed -n 's|^+++ b/\([^[:space:]]*\.c\)\([[:space:]].*\)\{0,1\}$|\1|p' "$1"
+}
+
 # The 6.1 fixes at the front of the series (its first patches, those
 # with a Fixes: tag) must build on the base tree alone, one at a time,
 # as a stable tree takes them. Checked with the ours variant.
 fixes=
 if [ "$variant" = ours ]; then
-	fixes=$(while read -r p; do
-		case $p in ''|'#'*) continue ;; esac
+	fixes=$(series | while read -r p; do
 		grep -q '^Fixes:' "$top/patches/$p" || break
 		echo "$p"
-	done < "$top/patches/series")
+	done)
 fi
 
 # A 32-bit kernel with 64-bit DMA addresses (x86 PAE), ours only: the
@@ -75,11 +84,7 @@ pae_objs=
 if [ "$variant" = ours ]; then
 	pae_objs=$( (echo net/core/page_pool.c net/core/xdp.c \
 			net/core/skbuff.c | tr ' ' '\n'
-		while read -r p; do
-			case $p in ''|'#'*) continue ;; esac
-			sed -n 's|^+++ b/\([^[:space:]]*\.c\)\([[:space:]].*\)\{0,1\}$|\1|p' \
-				"$top/patches/$p"
-		done < "$top/patches/series") |
+		for p in $(series); do patched "$top/patches/$p"; done) |
 		grep -e '^net/' -e '^drivers/net/ethernet/mellanox/' |
 		grep -v '_test\.c$' | sort -u)
 fi
@@ -164,11 +169,6 @@ if [ -n "$pae_objs" ]; then
 		echo "not ok $n i386 PAE: $f"
 	done
 fi
-
-# patched FILE: the .c files a patch changes.
-patched() {
-	sed -n 's|^+++ b/\([^[:space:]]*\.c\)\([[:space:]].*\)\{0,1\}$|\1|p' "$1"
-}
 
 # The base tree, hard-linked, with each fix applied in turn to copies of
 # the files it changes; the objects of those files built after each.
