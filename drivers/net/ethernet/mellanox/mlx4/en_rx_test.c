@@ -436,6 +436,8 @@ static void mlx4_rx_activate_posts_pool_pages(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, priv->frag_info[0].frag_stride, MLX4_RXT_STRIDE);
 	KUNIT_ASSERT_NOT_NULL(test, ring->pp);
 	KUNIT_EXPECT_EQ(test, ring->actual_size, ring->size);
+	/* Two buffers to a page: half as many pages as descriptors. */
+	KUNIT_EXPECT_EQ(test, ring->rx_alloc_pages, MLX4_RXT_RING_SIZE / 2UL);
 	KUNIT_EXPECT_EQ(test, ring->prod, ring->size);
 	KUNIT_EXPECT_EQ(test, be32_to_cpu(t->rx_db), ring->size);
 
@@ -725,33 +727,85 @@ static void mlx4_rx_multi_buffer_frame_shares_pages(struct kunit *test)
 	pp_test_dma_expect_unmapped(test);
 }
 
-/* Frames the hardware flags as bad never reach an skb: their buffers go
- * straight back to the pool, each page to its cache with its second
- * buffer, and the refill posts the pages again.
+/* Frames the hardware flags as bad never reach an skb, and the CPU never
+ * reads their buffers: each stays posted where it was, no page goes back
+ * to the pool, and nothing is synced or taken from the pool again.
  */
-static void mlx4_rx_bad_frames_recycle_in_napi(struct kunit *test)
+static void mlx4_rx_bad_frames_stay_posted(struct kunit *test)
 {
 	struct mlx4_rxt *t = mlx4_rxt_start(test, 1500, NULL);
+	struct mlx4_en_rx_alloc before[8];
 	struct page_pool_stats s;
 	int i;
 
+	for (i = 0; i < 8; i++)
+		before[i] = mlx4_rxt_frags(t, i)[0];
 	for (i = 0; i < 8; i++)
 		mlx4_rxt_receive(t, 100, i,
 				 i & 1 ? MLX4_CQE_OPCODE_ERROR : 0,
 				 i & 1 ? 0 : MLX4_CQE_BAD_FCS);
 	KUNIT_EXPECT_EQ(test, mlx4_rxt_poll(t, 64), 8);
 	KUNIT_EXPECT_EQ(test, skb_queue_len(&t->skbs), 0U);
+	for (i = 0; i < 8; i++) {
+		struct mlx4_en_rx_alloc *frag = &mlx4_rxt_frags(t, i)[0];
+
+		KUNIT_EXPECT_PTR_EQ(test, frag->page, before[i].page);
+		KUNIT_EXPECT_EQ(test, frag->page_offset, before[i].page_offset);
+	}
 	s = mlx4_rxt_stats(t);
-	KUNIT_EXPECT_EQ(test, s.recycle_stats.cached, 4ULL);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.cached, 0ULL);
 	KUNIT_EXPECT_EQ(test, s.recycle_stats.released_refcnt, 0ULL);
-	/* Eight missing buffers: the ring refilled them from the cache. */
+	/* The eight descriptors were posted again as they were. */
 	KUNIT_EXPECT_EQ(test, t->ring->prod - t->ring->cons,
 			(u32)MLX4_RXT_RING_SIZE);
+	KUNIT_EXPECT_EQ(test, t->ring->rx_alloc_pages,
+			MLX4_RXT_RING_SIZE / 2UL);
 	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.maps),
 			MLX4_RXT_RING_SIZE / 2);
 	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.syncs),
-			MLX4_RXT_RING_SIZE / 2 + 4);
+			MLX4_RXT_RING_SIZE / 2);
 	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.syncs_off_range), 0);
+
+	mlx4_rxt_stop(t);
+	pp_test_dma_expect_unmapped(test);
+}
+
+/* A short frame in a descriptor of three whole-page buffers, dropped
+ * after the CPU read its first buffer (here by the loopback selftest):
+ * only that buffer goes back to the pool, to be synced for the device
+ * and posted again; the two the frame never reached stay posted.
+ */
+static void mlx4_rx_drop_gives_back_only_the_read_buffer(struct kunit *test)
+{
+	struct mlx4_rxt *t = mlx4_rxt_start(test, 9000, NULL);
+	struct mlx4_en_rx_alloc *frags;
+	struct page_pool_stats s;
+	struct page *unread[2];
+
+	KUNIT_ASSERT_EQ(test, t->priv->num_frags, 3);
+	KUNIT_EXPECT_EQ(test, t->ring->rx_alloc_pages,
+			3UL * MLX4_RXT_RING_SIZE);
+	frags = mlx4_rxt_frags(t, 0);
+	unread[0] = frags[1].page;
+	unread[1] = frags[2].page;
+
+	t->priv->validate_loopback = 1;
+	mlx4_rxt_receive(t, 100, 1, 0, 0);
+	KUNIT_EXPECT_EQ(test, mlx4_rxt_poll(t, 64), 1);
+	t->priv->validate_loopback = 0;
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&t->skbs), 0U);
+
+	/* One buffer missing is under the refill's batch: the slot stays
+	 * empty for now.
+	 */
+	s = mlx4_rxt_stats(t);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.cached, 1ULL);
+	frags = mlx4_rxt_frags(t, 0);
+	KUNIT_EXPECT_NULL(test, frags[0].page);
+	KUNIT_EXPECT_PTR_EQ(test, frags[1].page, unread[0]);
+	KUNIT_EXPECT_PTR_EQ(test, frags[2].page, unread[1]);
+	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.maps),
+			3 * MLX4_RXT_RING_SIZE);
 
 	mlx4_rxt_stop(t);
 	pp_test_dma_expect_unmapped(test);
@@ -760,7 +814,7 @@ static void mlx4_rx_bad_frames_recycle_in_napi(struct kunit *test)
 /* A completion that counts more bytes than the buffers posted hold (a
  * length from the wire, a device fault, a runt shorter than the FCS the
  * driver takes off) or fewer than an Ethernet header is dropped and
- * counted, its buffer back in the pool, and the ring goes on; a frame
+ * counted, its buffer left posted, and the ring goes on; a frame
  * that fills the buffer exactly is not, with or without an FCS to take
  * off.
  */
@@ -791,15 +845,21 @@ static void mlx4_rx_byte_count_over_buffers_is_dropped(struct kunit *test)
 	mlx4_rxt_expect_frame(test, skb_peek_tail(&t->skbs),
 			      MLX4_RXT_EFF_1500, 5);
 
-	/* The drops gave their buffers back: the page of descriptors 2 and
-	 * 3 went to the cache with the second of them, and that of 0 and 1
-	 * goes to the ring with the skb of 1.
+	/* The drops, before the CPU read anything, left their buffers
+	 * posted; the skbs took those of 1 and 4, which the refill, under
+	 * its batch, has not replaced. No page is back: the skbs' pages
+	 * still have the buffers of 0 and 5 posted.
 	 */
+	KUNIT_EXPECT_NOT_NULL(test, mlx4_rxt_frags(t, 0)[0].page);
+	KUNIT_EXPECT_NULL(test, mlx4_rxt_frags(t, 1)[0].page);
+	KUNIT_EXPECT_NOT_NULL(test, mlx4_rxt_frags(t, 2)[0].page);
+	KUNIT_EXPECT_NOT_NULL(test, mlx4_rxt_frags(t, 3)[0].page);
+	KUNIT_EXPECT_NULL(test, mlx4_rxt_frags(t, 4)[0].page);
 	s = mlx4_rxt_stats(t);
-	KUNIT_EXPECT_EQ(test, s.recycle_stats.cached, 1ULL);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.cached, 0ULL);
 	mlx4_rxt_free_skbs(t);
 	s = mlx4_rxt_stats(t);
-	KUNIT_EXPECT_EQ(test, s.recycle_stats.ring, 1ULL);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.ring, 0ULL);
 
 	mlx4_rxt_stop(t);
 	pp_test_dma_expect_unmapped(test);
@@ -1035,33 +1095,115 @@ static void mlx4_rx_xdp_tx_returns_pages_to_pool(struct kunit *test)
 	pp_test_dma_expect_unmapped(test);
 }
 
-/* The port goes down while the stack still holds skbs: the pool stays
- * until the last of them is freed, then unmaps every page; kmemleak and
- * DMA-API debug check the rest after the suites.
+/* A port restart replaces the ring's pool, and ethtool's pool counters
+ * go on from where they were: nothing allocated or recycled before the
+ * restart is lost with the old pool.
+ */
+static void mlx4_rx_pool_counters_survive_restart(struct kunit *test)
+{
+	struct mlx4_rxt *t = mlx4_rxt_start(test, 1500, NULL);
+	struct page_pool_stats before = {}, down = {}, after = {};
+	struct page_pool *old;
+	int i;
+
+	for (i = 0; i < MLX4_RXT_SKB_BATCH; i++)
+		mlx4_rxt_receive(t, 100, i, 0, 0);
+	KUNIT_ASSERT_EQ(test, mlx4_rxt_poll(t, 64), MLX4_RXT_SKB_BATCH);
+	mlx4_rxt_free_skbs(t);
+	mlx4_en_rx_ring_get_pp_stats(t->ring, &before);
+	/* Both buffers of pages 0 and 1 came back with the skbs. */
+	KUNIT_EXPECT_EQ(test, before.recycle_stats.ring, 2ULL);
+
+	old = t->ring->pp;
+	t->priv->port_up = false;
+	mlx4_en_deactivate_rx_ring(t->priv, t->ring);
+	KUNIT_EXPECT_NULL(test, t->ring->pp);
+	mlx4_en_rx_ring_get_pp_stats(t->ring, &down);
+	KUNIT_EXPECT_EQ(test, down.alloc_stats.fast, before.alloc_stats.fast);
+	KUNIT_EXPECT_EQ(test, down.alloc_stats.slow, before.alloc_stats.slow);
+	/* The teardown gave back the 62 pages still posted, all but the one
+	 * the pool was still cutting buffers from to its ring; the pool
+	 * drops that one when it goes.
+	 */
+	KUNIT_EXPECT_EQ(test, down.recycle_stats.ring,
+			before.recycle_stats.ring + MLX4_RXT_RING_SIZE / 2 - 3);
+
+	KUNIT_ASSERT_EQ(test, mlx4_en_activate_rx_rings(t->priv), 0);
+	t->priv->port_up = true;
+	KUNIT_ASSERT_NOT_NULL(test, t->ring->pp);
+	KUNIT_EXPECT_PTR_NE(test, t->ring->pp, old);
+	mlx4_en_rx_ring_get_pp_stats(t->ring, &after);
+	KUNIT_EXPECT_GE(test, after.alloc_stats.slow, down.alloc_stats.slow + 1);
+	KUNIT_EXPECT_EQ(test, after.recycle_stats.ring,
+			down.recycle_stats.ring);
+
+	mlx4_rxt_stop(t);
+	pp_test_dma_expect_unmapped(test);
+}
+
+static void (*mlx4_rxt_mem_disconnect)(void *allocator);
+
+/* The pool's disconnect, with the XDP memory model's: tell the case the
+ * pool is gone, after the memory model has forgotten it.
+ */
+static void mlx4_rxt_disconnect(void *allocator)
+{
+	if (mlx4_rxt_mem_disconnect)
+		mlx4_rxt_mem_disconnect(allocator);
+	pp_test_disconnect(allocator);
+}
+
+/* Watches the ring's pool for its end; the watcher's reference is the
+ * case's to drop once the driver has destroyed the pool.
+ */
+static void mlx4_rxt_watch(struct mlx4_rxt *t, struct pp_test_release *r)
+{
+	struct page_pool *pool = t->ring->pp;
+	u32 mem_id = pool->xdp_mem_id;
+
+	mlx4_rxt_mem_disconnect = pool->disconnect;
+	pp_test_watch_release(pool, r);
+	pool->disconnect = mlx4_rxt_disconnect;
+	pool->xdp_mem_id = mem_id;
+}
+
+/* A port stop while skbs hold pages of the ring: the pool unmaps every
+ * page still out as it is destroyed, while the device is there, and
+ * stays until the skbs give the last of them back.
  */
 static void mlx4_rx_teardown_with_skbs_held_leaks_nothing(struct kunit *test)
 {
 	struct mlx4_rxt *t = mlx4_rxt_start(test, 9000, NULL);
+	struct pp_test_release release;
+	struct page_pool *pool;
 	int i;
 
+	mlx4_rxt_watch(t, &release);
+	pool = t->ring->pp;
 	for (i = 0; i < MLX4_RXT_SKB_BATCH; i++)
 		mlx4_rxt_receive(t, 3000 + 1500 * i, i, 0, 0);
 	KUNIT_EXPECT_EQ(test, mlx4_rxt_poll(t, 64), MLX4_RXT_SKB_BATCH);
 	KUNIT_ASSERT_EQ(test, skb_queue_len(&t->skbs), MLX4_RXT_SKB_BATCH);
+	/* The skbs hold seven pages: one for 3000 bytes, two each for 4500,
+	 * 6000 and 7500.
+	 */
+	KUNIT_EXPECT_EQ(test, pp_test_dma_mapped(), 3 * MLX4_RXT_RING_SIZE);
 
 	mlx4_rxt_stop(t);
-	/* At most the pages the skbs hold are still mapped (one for 3000
-	 * bytes, two each for 4500, 6000 and 7500): the pool may unmap
-	 * pages in flight when it is destroyed, or when they come back.
-	 */
-	KUNIT_EXPECT_LE(test, pp_test_dma_mapped(),
-			1 + 2 + 2 + 2);
+	page_pool_destroy(pool);
+	KUNIT_EXPECT_FALSE(test, completion_done(&release.released));
+	KUNIT_EXPECT_EQ(test, pp_test_dma_mapped(), 0);
 	for (i = 0; i < MLX4_RXT_SKB_BATCH; i++) {
 		struct sk_buff *skb = __skb_dequeue(&t->skbs);
 
 		mlx4_rxt_expect_frame(test, skb, 3000 + 1500 * i, i);
 		kfree_skb(skb);
+		if (i < MLX4_RXT_SKB_BATCH - 1)
+			KUNIT_EXPECT_FALSE(test,
+					   completion_done(&release.released));
 	}
+	KUNIT_EXPECT_TRUE_MSG(test, pp_test_released(&release),
+			      "the pool was not freed");
 	pp_test_dma_expect_unmapped(test);
 }
 
@@ -1094,12 +1236,14 @@ static struct kunit_case mlx4_rxt_cases[] = {
 	KUNIT_CASE(mlx4_rx_steady_state_maps_nothing_new),
 	KUNIT_CASE(mlx4_rx_jumbo_frame_gets_pool_page_frags),
 	KUNIT_CASE(mlx4_rx_multi_buffer_frame_shares_pages),
-	KUNIT_CASE(mlx4_rx_bad_frames_recycle_in_napi),
+	KUNIT_CASE(mlx4_rx_bad_frames_stay_posted),
+	KUNIT_CASE(mlx4_rx_drop_gives_back_only_the_read_buffer),
 	KUNIT_CASE(mlx4_rx_byte_count_over_buffers_is_dropped),
 	KUNIT_CASE(mlx4_rx_pool_follows_napi_node),
 	KUNIT_CASE(mlx4_rx_xdp_drop_recycles_direct),
 	KUNIT_CASE(mlx4_rx_xdp_pass_builds_skb),
 	KUNIT_CASE(mlx4_rx_xdp_tx_returns_pages_to_pool),
+	KUNIT_CASE(mlx4_rx_pool_counters_survive_restart),
 	KUNIT_CASE(mlx4_rx_teardown_with_skbs_held_leaks_nothing),
 	{}
 };

@@ -1263,11 +1263,27 @@ static void mlx5e_rx_xdp_redirect_frame_holds_page(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, ((u8 *)xdpf->data)[xdpf->len - 1],
 				mlx5_rxt_byte(i, xdpf->len - 1));
 		KUNIT_EXPECT_NE(test, page_pool_get_dma_addr(pages[i]), 0);
-		xdp_return_frame(xdpf);
+	}
+	/* Two frames go back as frames, two as the skbs cpumap or veth
+	 * would build of them: each page returns to the pool, still mapped.
+	 */
+	for (i = 0; i < 4; i++) {
+		struct xdp_frame *xdpf = f->frames[i];
+		struct sk_buff *skb;
+
+		if (i < 2) {
+			xdp_return_frame(xdpf);
+			continue;
+		}
+		skb = xdp_build_skb_from_frame(xdpf, fwd);
+		KUNIT_ASSERT_NOT_NULL(test, skb);
+		KUNIT_EXPECT_TRUE(test, skb->pp_recycle);
+		kfree_skb(skb);
 	}
 	s = mlx5_rxt_stats(t);
 	KUNIT_EXPECT_EQ(test, s.recycle_stats.ring, 4ULL);
 	KUNIT_EXPECT_EQ(test, s.recycle_stats.released_refcnt, 0ULL);
+	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.unmaps), 0);
 
 	mlx5_rxt_stop(t);
 	bpf_prog_free(prog);
@@ -1448,6 +1464,11 @@ static void mlx5e_rx_xdp_multibuf_trim_then_drop_or_pass(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, (int)skb_shinfo(skb)->nr_frags, 1);
 	KUNIT_EXPECT_PTR_EQ(test, skb_frag_page(&skb_shinfo(skb)->frags[0]),
 			    pages[1]);
+	/* Charged for two 4 KiB buffers (with XDP, one per page), not the
+	 * trimmed third.
+	 */
+	KUNIT_EXPECT_EQ(test, skb->truesize,
+			SKB_DATA_ALIGN(sizeof(struct sk_buff)) + 2 * 4096);
 	KUNIT_EXPECT_TRUE(test, skb->pp_recycle);
 	mlx5_rxt_expect_frame(test, skb, 7000, 42);
 	s = mlx5_rxt_stats(t);
