@@ -17,16 +17,11 @@
 #define MLX5_RXT_HD_PER_WQ	128
 #define MLX5_RXT_HD_PER_WQE	64
 #define MLX5_RXT_HD_SIZE	512
-#define MLX5_RXT_LOG_ICOSQ_SZ	7
 
 struct mlx5_rxt_hd {
 	struct mlx5_rxt *t;
 	struct mlx5e_icosq *sq;
 	struct mlx5e_shampo_hd *shampo;
-	__be32 sq_db;
-	__be32 cq_db;
-	/* Completions written so far on the ICOSQ's CQ. */
-	u32 cqes;
 	/* Where each UMR posted so far starts, in sq->pc's units. */
 	u16 umr_ctr[8];
 	int umrs;
@@ -41,24 +36,14 @@ struct mlx5_rxt_hd {
 static struct mlx5_rxt_hd *mlx5_rxt_hd_start(struct kunit *test)
 {
 	struct mlx5_rxt_hd *h = kunit_kzalloc(test, sizeof(*h), GFP_KERNEL);
-	struct mlx5_core_dev *mdev;
-	struct mlx5_hca_cap *gen;
 	struct mlx5e_rq *rq;
 
 	KUNIT_ASSERT_NOT_NULL(test, h);
 	h->t = mlx5_rxt_start(test, 1500, NULL, true);
 	rq = h->t->rq;
-	mdev = kunit_kzalloc(test, sizeof(*mdev), GFP_KERNEL);
-	gen = kunit_kzalloc(test, sizeof(*gen), GFP_KERNEL);
 	h->shampo = kunit_kzalloc(test, sizeof(*h->shampo), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, mdev);
-	KUNIT_ASSERT_NOT_NULL(test, gen);
 	KUNIT_ASSERT_NOT_NULL(test, h->shampo);
-	MLX5_SET(cmd_hca_cap, gen->cur, max_wqe_sz_sq, 1024);
-	mdev->caps.hca[MLX5_CAP_GENERAL] = gen;
-	mdev->mlx5e_res.hw_objs.mkey = 0x66;
-	rq->mdev = mdev;
-	KUNIT_ASSERT_EQ(test, MLX5E_MAX_KLM_PER_WQE(mdev), 52);
+	KUNIT_ASSERT_EQ(test, MLX5E_MAX_KLM_PER_WQE(rq->mdev), 52);
 	KUNIT_ASSERT_EQ(test, MLX5E_SHAMPO_WQ_HEADER_PER_PAGE, 8);
 
 	h->shampo->hd_per_wq = MLX5_RXT_HD_PER_WQ;
@@ -74,19 +59,8 @@ static struct mlx5_rxt_hd *mlx5_rxt_hd_start(struct kunit *test)
 	rq->mpwqe.shampo = h->shampo;
 	set_bit(MLX5E_RQ_STATE_SHAMPO, &rq->state);
 
-	h->sq = &h->t->c->icosq;
-	rq->icosq = h->sq;
-	mlx5_rxt_fbc(test, &h->sq->wq.fbc, ilog2(MLX5_SEND_WQE_BB),
-		     MLX5_RXT_LOG_ICOSQ_SZ);
-	h->sq->wq.sz = BIT(MLX5_RXT_LOG_ICOSQ_SZ);
-	h->sq->wq.db = &h->sq_db;
-	h->sq->db.wqe_info = kunit_kcalloc(test, BIT(MLX5_RXT_LOG_ICOSQ_SZ),
-					   sizeof(*h->sq->db.wqe_info),
-					   GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, h->sq->db.wqe_info);
-	h->sq->sqn = 0x456;
-	mlx5_rxt_cq(test, &h->sq->cq.wq, MLX5_RXT_LOG_ICOSQ_SZ, &h->cq_db);
-	set_bit(MLX5E_SQ_STATE_ENABLED, &h->sq->state);
+	/* The ICOSQ mlx5_rxt_start() built for the striding RQ. */
+	h->sq = rq->icosq;
 	return h;
 }
 
@@ -135,12 +109,7 @@ static void mlx5_rxt_hd_poll_fn(void *arg)
  */
 static void mlx5_rxt_hd_complete(struct mlx5_rxt_hd *h, int umr)
 {
-	struct mlx5_cqwq *wq = &h->sq->cq.wq;
-	u32 seq = h->cqes++;
-	struct mlx5_cqe64 *cqe = mlx5_rxt_next_cqe(wq, seq);
-
-	cqe->wqe_counter = cpu_to_be16(h->umr_ctr[umr]);
-	mlx5_rxt_cqe_own(wq, cqe, seq, MLX5_CQE_REQ);
+	mlx5_rxt_ico_complete(h->t, h->umr_ctr[umr]);
 	pp_test_in_softirq(mlx5_rxt_hd_poll_fn, h);
 }
 

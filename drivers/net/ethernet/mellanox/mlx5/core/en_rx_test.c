@@ -16,18 +16,26 @@
  * XDP, then the refill), and at the end mlx5e_free_rx_descs() and the
  * pool's destruction, in mlx5e_free_rq()'s order.
  *
+ * A legacy RQ's buffer sizes and strides come from the driver's own
+ * mlx5e_build_rq_param() (en/params.c), on a device model with no
+ * optional capability; the cases check them against values worked out
+ * by hand. A striding RQ's WQEs are posted by the driver's
+ * mlx5e_post_rx_mpwqes(): pages from the pool and a UMR WQE on the
+ * channel's ICOSQ for each, which the device completes with a CQE that
+ * mlx5e_poll_ico_cq() reads, so that the next refill hands the WQEs to
+ * the RQ.
+ *
  * What these cases cannot drive, and why:
  * - mlx5e_alloc_rq() and mlx5e_open_rq(): the WQ and CQ buffers come from
  *   mlx5_wq_cyc_create() and friends on a live device, the RQ and the
- *   UMR mkey are created by firmware commands, and the RQ parameters
- *   (mlx5e_build_rq_param()) read the device's capabilities. The cases
- *   set the same fields by hand; the buffer layout follows the rules of
- *   the static mlx5e_build_rq_frags_info() and
- *   mlx5e_init_frags_partition(), which en_rx.c cannot call.
- * - mlx5e_alloc_rx_mpwqe() and mlx5e_post_rx_mpwqes(): a striding WQE is
- *   posted by a UMR WQE on the ICOSQ, completed by the device. The
- *   striding case fills its WQEs with mlx5e_page_alloc_pool() by hand,
- *   as mlx5e_alloc_rx_mpwqe() does before it posts the UMR.
+ *   UMR mkey are created by firmware commands. The cases set the same
+ *   fields by hand. Which buffers of a legacy RQ share a page is decided
+ *   by mlx5e_init_frags_partition(), static in en_main.c, which en_rx.c
+ *   cannot call: the cases lay the buffers out themselves, two 2 KiB
+ *   buffers to a page, one buffer to a page with XDP.
+ * - The striding RQ's parameters (mlx5e_build_rq_param() for a striding
+ *   RQ) need the striding capabilities of a real device; the cases use
+ *   WQEs of 8 pages, smaller than any device's, set by hand.
  * - SHAMPO (hardware GRO) frames: their CQE layout is not modelled. Its
  *   header ring is, in en_rx_shampo_test.c, as far as the ICOSQ goes.
  * - mlx5e_napi_poll(): it polls every SQ of the channel and re-arms the
@@ -36,7 +44,8 @@
  *   the path back to the pool is the XDP memory model's, covered by the
  *   page_pool contract suite. XDP_TX runs on an XDP SQ built by hand
  *   (multi-buffer mode), whose doorbell, mlx5_write64(), is a plain
- *   store to host memory on x86 only; elsewhere that case skips.
+ *   store to host memory on x86 only; elsewhere that case skips, as do
+ *   the striding cases, which ring the ICOSQ's.
  * - XDP programs are C functions set as the program's bpf_func, so no
  *   verifier is needed; the one that trims frames calls the
  *   bpf_xdp_adjust_tail() helper through the XDP helper table.
@@ -63,6 +72,15 @@
 				 MLX5_RXT_MPW_LOG_STRIDE))
 /* The XDP SQ: 64 WQEBBs. */
 #define MLX5_RXT_LOG_SQ_SZ	6
+/* The ICOSQ: 128 WQEBBs. */
+#define MLX5_RXT_LOG_ICOSQ_SZ	7
+/* A striding WQE's UMR: 16 bytes of control segment, 48 of UMR control
+ * segment and 64 of mkey context, then 8 MTTs of 8 bytes: 192 bytes, 3
+ * WQEBBs of 64. Its MTTs take 64 bytes, 4 octwords, of the UMR mkey's
+ * translation table, so WQE n's start at octword 4 * n.
+ */
+#define MLX5_RXT_MPW_UMR_WQEBBS	3
+#define MLX5_RXT_MPW_UMR_OCTWORDS 4
 
 /* How the XDP programs of the cases behave: a verdict, after trimming
  * @trim bytes off the tail with bpf_xdp_adjust_tail() if non-zero.
@@ -181,6 +199,7 @@ struct mlx5_rxt {
 	struct mlx5e_channel *c;
 	struct mlx5e_rq *rq;
 	struct mlx5e_priv *priv;
+	struct mlx5_core_dev *mdev;
 	struct mlx5e_profile profile;
 	struct mlx5e_params params;
 	struct net_device *netdev;
@@ -193,6 +212,13 @@ struct mlx5_rxt {
 	__be32 sq_db;
 	__be32 sq_cq_db;
 	u64 *uar;
+	/* The ICOSQ's doorbells, and completions written on its CQ. */
+	__be32 ico_db;
+	__be32 ico_cq_db;
+	u64 *ico_uar;
+	u32 ico_cqes;
+	/* ICOSQ WQEs up to here were completed (in sq->pc's units). */
+	u16 ico_done;
 	/* Frames the NIC wrote so far: the next WQE counter it uses. */
 	u16 wqe_seq;
 	/* Completions written so far, on the RQ's and the SQ's CQ. */
@@ -247,57 +273,34 @@ static void mlx5_rxt_cq(struct kunit *test, struct mlx5_cqwq *wq, u8 log_sz,
 	wq->db = db;
 }
 
-/* What mlx5e_build_rq_frags_info() computes for a non-XSK RQ. */
-static void mlx5_rxt_frags_info(struct mlx5_rxt *t,
-				struct mlx5e_rq_frags_info *info)
+/* A ConnectX as the driver's parameter code and refill read it: no
+ * optional capability, SQ WQEs of at most 1 KiB, a UAR page, and a PCI
+ * function without a PCIe capability (so no relaxed ordering).
+ */
+static struct mlx5_core_dev *mlx5_rxt_mdev(struct kunit *test)
 {
-	struct mlx5e_params *params = &t->params;
-	u32 byte_count = MLX5E_SW2HW_MTU(params, params->sw_mtu);
-	u16 headroom = mlx5e_get_linear_rq_headroom(params, NULL);
-	int frag_max, first_max, i;
-	u32 done = 0;
+	struct mlx5_core_dev *mdev;
+	struct mlx5_hca_cap *gen;
 
-	memset(info, 0, sizeof(*info));
-	if (mlx5e_rx_is_linear_skb(NULL, params, NULL)) {
-		int stride = params->xdp_prog ? PAGE_SIZE :
-			roundup_pow_of_two(MLX5_SKB_FRAG_SZ(headroom +
-							    byte_count));
-
-		info->arr[0].frag_size = byte_count;
-		info->arr[0].frag_stride = stride;
-		info->num_frags = 1;
-		info->wqe_index_mask = PAGE_SIZE / stride - 1;
-	} else {
-		/* The MTUs of the cases fit 2 KiB buffers without XDP. */
-		frag_max = params->xdp_prog ? PAGE_SIZE : 2048;
-		first_max = SKB_WITH_OVERHEAD(frag_max - headroom);
-		for (i = 0; done < byte_count; i++) {
-			int size = byte_count - done;
-
-			if (i == 0)
-				size = min(size, first_max);
-			else if (i < MLX5E_MAX_RX_FRAGS - 1)
-				size = min(size, frag_max);
-			info->arr[i].frag_size = size;
-			done += size;
-			if (params->xdp_prog)
-				info->arr[i].frag_stride = frag_max;
-			else if (i == 0)
-				info->arr[i].frag_stride = roundup_pow_of_two(size +
-					headroom +
-					SKB_DATA_ALIGN(sizeof(struct skb_shared_info)));
-			else
-				info->arr[i].frag_stride = roundup_pow_of_two(size);
-		}
-		info->num_frags = i;
-		info->wqe_index_mask = frag_max == PAGE_SIZE ? 0 : i % 2;
-	}
-	info->wqe_bulk = max_t(u8, info->wqe_index_mask + 1, 8);
-	info->log_num_frags = order_base_2(info->num_frags);
+	mdev = kunit_kzalloc(test, sizeof(*mdev), GFP_KERNEL);
+	gen = kunit_kzalloc(test, sizeof(*gen), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, mdev);
+	KUNIT_ASSERT_NOT_NULL(test, gen);
+	mdev->pdev = kunit_kzalloc(test, sizeof(*mdev->pdev), GFP_KERNEL);
+	mdev->priv.uar = kunit_kzalloc(test, sizeof(*mdev->priv.uar),
+				       GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, mdev->pdev);
+	KUNIT_ASSERT_NOT_NULL(test, mdev->priv.uar);
+	MLX5_SET(cmd_hca_cap, gen->cur, max_wqe_sz_sq, 1024);
+	mdev->caps.hca[MLX5_CAP_GENERAL] = gen;
+	mdev->mlx5e_res.hw_objs.mkey = 0x66;
+	return mdev;
 }
 
-/* What mlx5e_init_frags_partition() does: consecutive buffers share a
- * page while they fit, and the last buffer in a page releases it.
+/* The layout the cases give a legacy RQ, in place of
+ * mlx5e_init_frags_partition(), which en_rx.c cannot call: buffers in
+ * ring order, a page holding consecutive ones while they fit, the last
+ * buffer in a page marked to release it.
  */
 static void mlx5_rxt_partition(struct mlx5e_rq *rq)
 {
@@ -328,17 +331,16 @@ static void mlx5_rxt_partition(struct mlx5e_rq *rq)
 	prev->last_in_page = true;
 }
 
-/* The legacy RQ's WQ: the fields mlx5e_alloc_rq() writes in each WQE. */
-static void mlx5_rxt_legacy_wq(struct mlx5_rxt *t)
+/* The legacy RQ's WQ, of WQEs of 2^@log_stride bytes: the fields
+ * mlx5e_alloc_rq() writes in each WQE.
+ */
+static void mlx5_rxt_legacy_wq(struct mlx5_rxt *t, u8 log_stride)
 {
 	struct mlx5e_rq *rq = t->rq;
 	struct mlx5e_rq_frags_info *info = &rq->wqe.info;
 	int n = MLX5_RXT_WQ_SZ << info->log_num_frags;
-	u8 log_stride;
 	int i, f;
 
-	log_stride = order_base_2(sizeof(struct mlx5_wqe_data_seg) *
-				  info->num_frags);
 	mlx5_rxt_fbc(t->test, &rq->wqe.wq.fbc, log_stride, MLX5_RXT_LOG_WQ_SZ);
 	rq->wqe.wq.sz = MLX5_RXT_WQ_SZ;
 	rq->wqe.wq.db = &t->wq_db;
@@ -370,8 +372,34 @@ static void mlx5_rxt_legacy_wq(struct mlx5_rxt *t)
 	}
 }
 
-/* The striding RQ's linked list, as mlx5_wq_ll_create() leaves it, and
- * its WQE info, with no WQE posted.
+/* The channel's ICOSQ, as mlx5e_open_icosq() leaves it, ringing a
+ * doorbell in host memory.
+ */
+static void mlx5_rxt_icosq(struct mlx5_rxt *t)
+{
+	struct mlx5e_icosq *sq = &t->c->icosq;
+	int n = BIT(MLX5_RXT_LOG_ICOSQ_SZ);
+
+	mlx5_rxt_fbc(t->test, &sq->wq.fbc, ilog2(MLX5_SEND_WQE_BB),
+		     MLX5_RXT_LOG_ICOSQ_SZ);
+	sq->wq.sz = n;
+	sq->wq.db = &t->ico_db;
+	sq->db.wqe_info = kunit_kcalloc(t->test, n, sizeof(*sq->db.wqe_info),
+					GFP_KERNEL);
+	t->ico_uar = kunit_kzalloc(t->test, sizeof(*t->ico_uar), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(t->test, sq->db.wqe_info);
+	KUNIT_ASSERT_NOT_NULL(t->test, t->ico_uar);
+	sq->uar_map = (__force void __iomem *)t->ico_uar;
+	sq->sqn = 0x456;
+	mlx5_rxt_cq(t->test, &sq->cq.wq, MLX5_RXT_LOG_ICOSQ_SZ, &t->ico_cq_db);
+	sq->cq.netdev = t->netdev;
+	set_bit(MLX5E_SQ_STATE_ENABLED, &sq->state);
+	t->rq->icosq = sq;
+}
+
+/* The striding RQ's linked list, as mlx5_wq_ll_create() leaves it, its
+ * WQE info with no WQE posted, and what mlx5e_alloc_rq() sets up for
+ * its UMRs.
  */
 static void mlx5_rxt_striding_wq(struct mlx5_rxt *t)
 {
@@ -384,6 +412,15 @@ static void mlx5_rxt_striding_wq(struct mlx5_rxt *t)
 	rq->mpwqe.pages_per_wqe = MLX5_RXT_MPW_PAGES;
 	rq->mpwqe.log_stride_sz = MLX5_RXT_MPW_LOG_STRIDE;
 	rq->mpwqe.num_strides = MLX5_RXT_MPW_STRIDES;
+	rq->mpwqe.umr_mode = MLX5E_MPWRQ_UMR_MODE_ALIGNED;
+	rq->mpwqe.umr_wqebbs = MLX5_RXT_MPW_UMR_WQEBBS;
+	rq->mpwqe.mtts_per_wqe = MLX5_RXT_MPW_PAGES;
+	rq->mpwqe.min_wqe_bulk = mlx5e_mpwqe_get_min_wqe_bulk(n);
+	/* The UMR template: what the device needs besides the MTTs. */
+	rq->mpwqe.umr_wqe.uctrl.flags = MLX5_UMR_TRANSLATION_OFFSET_EN |
+					MLX5_UMR_INLINE;
+	rq->mpwqe.umr_wqe.uctrl.xlt_octowords =
+		cpu_to_be16(MLX5_RXT_MPW_UMR_OCTWORDS);
 	rq->buff.frame0_sz = BIT(MLX5_RXT_MPW_LOG_STRIDE);
 	mlx5_rxt_fbc(t->test, &wq->fbc,
 		     order_base_2(sizeof(*wqe) + sizeof(wqe->data[0])),
@@ -453,6 +490,8 @@ static struct mlx5_rxt *mlx5_rxt_start(struct kunit *test, int mtu,
 	u32 pool_size;
 	u32 mem_id;
 
+	if (striding && !IS_ENABLED(CONFIG_X86))
+		kunit_skip(test, "the doorbell is a store to host memory on x86 only");
 	t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, t);
 	t->test = test;
@@ -475,6 +514,7 @@ static struct mlx5_rxt *mlx5_rxt_start(struct kunit *test, int mtu,
 	t->netdev->features = 0;
 	pp_test_napi_add(&t->tn, t->netdev);
 
+	t->mdev = mlx5_rxt_mdev(test);
 	t->params.sw_mtu = mtu;
 	t->params.hard_mtu = MLX5E_ETH_HARD_MTU;
 	t->params.xdp_prog = prog;
@@ -490,6 +530,7 @@ static struct mlx5_rxt *mlx5_rxt_start(struct kunit *test, int mtu,
 	rq->netdev = t->netdev;
 	rq->priv = t->priv;
 	rq->tstamp = &t->tstamp;
+	rq->mdev = t->mdev;
 	rq->ix = 0;
 	rq->hw_mtu = MLX5E_SW2HW_MTU(&t->params, mtu) - ETH_FCS_LEN;
 	rq->xdpsq = t->sq;
@@ -502,15 +543,25 @@ static struct mlx5_rxt *mlx5_rxt_start(struct kunit *test, int mtu,
 	rq->buff.headroom = mlx5e_get_linear_rq_headroom(&t->params, NULL);
 	rq->mkey_be = cpu_to_be32(0x55);
 	if (striding) {
+		mlx5_rxt_icosq(t);
 		mlx5_rxt_striding_wq(t);
 		pool_size = MLX5_RXT_MPW_PAGES << MLX5_RXT_MPW_LOG_WQ_SZ;
 		rq->handle_rx_cqe = mlx5e_handle_rx_cqe_mpwrq;
 		rq->mpwqe.skb_from_cqe_mpwrq = mlx5e_skb_from_cqe_mpwrq_linear;
+		rq->post_wqes = mlx5e_post_rx_mpwqes;
 		rq->dealloc_wqe = mlx5e_dealloc_rx_mpwqe;
 	} else {
-		mlx5_rxt_frags_info(t, &rq->wqe.info);
+		struct mlx5e_rq_param *rqp;
+
+		/* The driver's own buffer layout for the MTU. */
+		rqp = kunit_kzalloc(test, sizeof(*rqp), GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, rqp);
+		KUNIT_ASSERT_EQ(test, mlx5e_build_rq_param(t->mdev, &t->params,
+							   NULL, 0, rqp), 0);
+		rq->wqe.info = rqp->frags_info;
 		rq->buff.frame0_sz = rq->wqe.info.arr[0].frag_stride;
-		mlx5_rxt_legacy_wq(t);
+		mlx5_rxt_legacy_wq(t, MLX5_GET(wq, MLX5_ADDR_OF(rqc, rqp->rqc, wq),
+					       log_wq_stride));
 		pool_size = MLX5_RXT_WQ_SZ;
 		KUNIT_ASSERT_EQ(test, mlx5e_rq_set_handlers(rq, &t->params,
 							    false), 0);
@@ -533,8 +584,20 @@ static struct mlx5_rxt *mlx5_rxt_start(struct kunit *test, int mtu,
 	pool->disconnect = mlx5_rxt_disconnect;
 	pool->xdp_mem_id = mem_id;
 
-	pp_test_dma.sync_lo = pool->p.offset;
-	pp_test_dma.sync_hi = pool->p.offset + pool->p.max_len;
+	/* Where the pool may sync for the device, written down by hand. A
+	 * page holding one buffer, as with XDP at MTU 1500 on 4 KiB pages:
+	 * from XDP's 256 bytes of headroom (NET_IP_ALIGN is 0 on x86) over
+	 * the 1522 bytes the device may write there (1500 and the hard
+	 * MTU's 14 of Ethernet header, 4 of VLAN tag and 4 of FCS). Any other
+	 * page is shared by buffers or strides and synced whole.
+	 */
+	if (prog && mtu == 1500 && !striding) {
+		pp_test_dma.sync_lo = 256;
+		pp_test_dma.sync_hi = 256 + 1522;
+	} else {
+		pp_test_dma.sync_lo = 0;
+		pp_test_dma.sync_hi = 4096;
+	}
 	if (prog)
 		mlx5_rxt_xdpsq(t);
 	set_bit(MLX5E_RQ_STATE_ENABLED, &rq->state);
@@ -662,12 +725,15 @@ static void mlx5_rxt_poll_fn(void *arg)
 	struct napi_struct *napi = &p->t->tn.napi;
 	struct sk_buff *skb, *next;
 
-	/* The RX steps of mlx5e_napi_poll(), under its RCU read lock. */
+	/* The RX steps of mlx5e_napi_poll(), under its RCU read lock: the
+	 * RQ's completions, the ICOSQ's (UMRs done), then the refill.
+	 */
 	rcu_read_lock();
 	p->polled = mlx5e_poll_rx_cq(&rq->cq, p->budget);
-	if (rq->wq_type == MLX5_WQ_TYPE_CYCLIC)
-		p->busy = INDIRECT_CALL_2(rq->post_wqes, mlx5e_post_rx_mpwqes,
-					  mlx5e_post_rx_wqes, rq);
+	if (rq->icosq)
+		mlx5e_poll_ico_cq(&rq->icosq->cq);
+	p->busy = INDIRECT_CALL_2(rq->post_wqes, mlx5e_post_rx_mpwqes,
+				  mlx5e_post_rx_wqes, rq);
 	rcu_read_unlock();
 	/* Take what GRO queued for the stack, as gro_normal_list() would. */
 	list_for_each_entry_safe(skb, next, &napi->rx_list, list) {
@@ -686,10 +752,46 @@ static int mlx5_rxt_poll(struct mlx5_rxt *t, int budget)
 	return p.polled;
 }
 
-/* Posts the RQ's WQEs, as mlx5e_open_rq() and the first poll do. */
+/* The device completes the ICOSQ's WQEs up to the one starting at @ctr
+ * (in sq->pc's units), in one CQE; the next poll reads it.
+ */
+static void mlx5_rxt_ico_complete(struct mlx5_rxt *t, u16 ctr)
+{
+	struct mlx5_cqwq *wq = &t->c->icosq.cq.wq;
+	u32 seq = t->ico_cqes++;
+	struct mlx5_cqe64 *cqe = mlx5_rxt_next_cqe(wq, seq);
+
+	cqe->wqe_counter = cpu_to_be16(ctr);
+	mlx5_rxt_cqe_own(wq, cqe, seq, MLX5_CQE_REQ);
+}
+
+/* The device completes every ICOSQ WQE posted so far: the UMRs that fill
+ * a striding RQ's WQEs. Returns false if there was none.
+ */
+static bool mlx5_rxt_umr_done(struct mlx5_rxt *t)
+{
+	struct mlx5e_icosq *sq = &t->c->icosq;
+	u16 ctr, last = 0;
+
+	if (t->ico_done == sq->pc)
+		return false;
+	for (ctr = t->ico_done; ctr != sq->pc;
+	     ctr += sq->db.wqe_info[mlx5_wq_cyc_ctr2ix(&sq->wq, ctr)].num_wqebbs)
+		last = ctr;
+	mlx5_rxt_ico_complete(t, last);
+	t->ico_done = sq->pc;
+	return true;
+}
+
+/* Posts the RQ's WQEs, as mlx5e_open_rq() and the first polls do. A
+ * striding RQ's refill posts UMRs; once the device has completed them,
+ * the next poll hands their WQEs to the RQ.
+ */
 static void mlx5_rxt_post(struct mlx5_rxt *t)
 {
 	mlx5_rxt_poll(t, 1);
+	if (t->rq->wq_type != MLX5_WQ_TYPE_CYCLIC && mlx5_rxt_umr_done(t))
+		mlx5_rxt_poll(t, 1);
 }
 
 /* Checks that @skb holds the frame of @len bytes written with @seed. */
@@ -832,6 +934,30 @@ static void mlx5_rxt_expect_released(struct kunit *test, struct mlx5_rxt *t)
 	pp_test_dma_expect_unmapped(test);
 }
 
+/* The driver's buffers for a legacy RQ WQE, against what the case
+ * worked out by hand: @size and @stride of each of @n buffers,
+ * @index_mask (WQEs that start in a page shared with the WQE before
+ * must wait for it) and @bulk (the refill's smallest batch).
+ */
+static void mlx5_rxt_expect_frags(struct kunit *test,
+				  const struct mlx5e_rq_frags_info *info,
+				  int n, const int *size, const int *stride,
+				  u8 index_mask, u8 bulk)
+{
+	int f;
+
+	KUNIT_ASSERT_EQ(test, info->num_frags, n);
+	KUNIT_EXPECT_EQ(test, info->log_num_frags, (u8)order_base_2(n));
+	for (f = 0; f < n; f++) {
+		KUNIT_EXPECT_EQ_MSG(test, info->arr[f].frag_size, size[f],
+				    "buffer %d", f);
+		KUNIT_EXPECT_EQ_MSG(test, info->arr[f].frag_stride, stride[f],
+				    "buffer %d", f);
+	}
+	KUNIT_EXPECT_EQ(test, info->wqe_index_mask, index_mask);
+	KUNIT_EXPECT_EQ(test, info->wqe_bulk, bulk);
+}
+
 /* a. A legacy RQ at MTU 1500 holds two buffers a page. Posting maps each
  * page once, through the pool; frames become skbs built on the posted
  * buffers, marked for recycling, synced for the CPU over the frame; and
@@ -849,8 +975,16 @@ static void mlx5e_rx_legacy_linear_builds_skbs_on_pool_pages(struct kunit *test)
 	struct sk_buff *skb;
 	int i, maps;
 
-	KUNIT_ASSERT_EQ(test, rq->wqe.info.num_frags, 1);
-	KUNIT_ASSERT_EQ(test, rq->wqe.info.arr[0].frag_stride, 2048);
+	/* Worked out by hand, on x86_64 (NET_SKB_PAD 64, NET_IP_ALIGN 0,
+	 * a struct skb_shared_info of 320 bytes): the device writes up to
+	 * 1500 + 22 = 1522 bytes; with 64 of headroom, rounded up to 1600,
+	 * and the shared info, a linear skb needs 1920 bytes, so buffers
+	 * are 2048 apart, two to a page; a WQE starting a page has a
+	 * neighbour (index mask 1); the refill posts 8 WQEs or none.
+	 */
+	mlx5_rxt_expect_frags(test, &rq->wqe.info, 1, (const int[]){ 1522 },
+			      (const int[]){ 2048 }, 1, 8);
+	KUNIT_EXPECT_EQ(test, rq->buff.frame0_sz, 2048U);
 	KUNIT_EXPECT_PTR_EQ(test, (void *)rq->wqe.skb_from_cqe,
 			    (void *)mlx5e_skb_from_cqe_linear);
 	KUNIT_EXPECT_EQ(test, rq->buff.headroom, (u16)(NET_IP_ALIGN + NET_SKB_PAD));
@@ -1038,9 +1172,15 @@ static void mlx5e_rx_legacy_nonlinear_refill_faults_leak_nothing(struct kunit *t
 	unsigned int done;
 	int i, f;
 
-	KUNIT_ASSERT_EQ(test, info->num_frags, 3);
-	for (f = 0; f < 3; f++)
-		KUNIT_ASSERT_EQ(test, info->arr[f].frag_stride, 2048);
+	/* By hand: 5022 bytes do not fit a linear skb in a page. The first
+	 * buffer gets 2048 less 64 of headroom and 320 of shared info, 1664
+	 * bytes; the second a whole 2048; the third the last 1310, in 2048
+	 * too. Three buffers, so every other WQE ends in a page the next
+	 * one starts (index mask 1).
+	 */
+	mlx5_rxt_expect_frags(test, info, 3,
+			      (const int[]){ 1664, 2048, 1310 },
+			      (const int[]){ 2048, 2048, 2048 }, 1, 8);
 	KUNIT_EXPECT_PTR_EQ(test, (void *)rq->wqe.skb_from_cqe,
 			    (void *)mlx5e_skb_from_cqe_nonlinear);
 	drain = kunit_kzalloc(test, sizeof(*drain), GFP_KERNEL);
@@ -1153,16 +1293,21 @@ static void mlx5e_rx_xdp_drop_recycles_direct(struct kunit *test)
 	struct mlx5_rxt *t = mlx5_rxt_start(test, 1500, prog, false);
 	struct mlx5e_rq *rq = t->rq;
 	struct page_pool *pool = rq->page_pool;
+	struct pp_test_dma_sync sync;
 	struct page_pool_stats s;
 	int i, j, maps, n = 3 * MLX5_RXT_WQ_SZ;
 
-	KUNIT_ASSERT_EQ(test, rq->wqe.info.arr[0].frag_stride, (int)PAGE_SIZE);
-	KUNIT_EXPECT_EQ(test, rq->buff.headroom,
-			(u16)(NET_IP_ALIGN + XDP_PACKET_HEADROOM));
+	/* By hand: with XDP a buffer has a page of its own, 1522 bytes of it
+	 * for the device after XDP's 256 of headroom; the pool syncs just
+	 * that for the device, every time.
+	 */
+	mlx5_rxt_expect_frags(test, &rq->wqe.info, 1, (const int[]){ 1522 },
+			      (const int[]){ 4096 }, 0, 8);
+	KUNIT_EXPECT_EQ(test, rq->buff.headroom, (u16)256);
 	KUNIT_EXPECT_EQ(test, pool->p.dma_dir, DMA_BIDIRECTIONAL);
-	KUNIT_EXPECT_EQ(test, pool->p.offset, (unsigned int)rq->buff.headroom);
-	KUNIT_EXPECT_EQ(test, pool->p.max_len,
-			(unsigned int)rq->wqe.info.arr[0].frag_size);
+	KUNIT_EXPECT_EQ(test, pool->p.offset, 256U);
+	KUNIT_EXPECT_EQ(test, pool->p.max_len, 1522U);
+	pp_test_dma.sync_exact = true;
 
 	mlx5_rxt_post(t);
 	mlx5_rxt_expect_maps(test, MLX5_RXT_WQ_SZ);
@@ -1181,6 +1326,10 @@ static void mlx5e_rx_xdp_drop_recycles_direct(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s.recycle_stats.released_refcnt, 0ULL);
 	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.maps), maps);
 	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.syncs_off_range), 0);
+	KUNIT_EXPECT_GE(test, pp_test_dma.dev_log.n, n);
+	sync = pp_test_dma_last(&pp_test_dma.dev_log);
+	KUNIT_EXPECT_EQ(test, offset_in_page(sync.addr), 256UL);
+	KUNIT_EXPECT_EQ(test, sync.size, (size_t)1522);
 	mlx5_rxt_expect_posted(test, t);
 
 	mlx5_rxt_stop(t);
@@ -1396,9 +1545,15 @@ static void mlx5e_rx_xdp_multibuf_drop_gives_back_every_page(struct kunit *test)
 	struct page_pool_stats s;
 	int i, j, maps, n = 2 * MLX5_RXT_WQ_SZ;
 
-	KUNIT_ASSERT_EQ(test, rq->wqe.info.num_frags, 3);
+	/* By hand: 9022 bytes, with XDP, in buffers of a page each: the
+	 * first after 256 of headroom and before 320 of shared info, 3520
+	 * bytes; then 4096; then the last 1406. The pages are synced whole.
+	 */
+	mlx5_rxt_expect_frags(test, &rq->wqe.info, 3,
+			      (const int[]){ 3520, 4096, 1406 },
+			      (const int[]){ 4096, 4096, 4096 }, 0, 8);
 	KUNIT_EXPECT_EQ(test, rq->page_pool->p.offset, 0U);
-	KUNIT_EXPECT_EQ(test, rq->page_pool->p.max_len, (unsigned int)PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, rq->page_pool->p.max_len, 4096U);
 	mlx5_rxt_post(t);
 	KUNIT_EXPECT_EQ(test, mlx5_rxt_posted_pages(t), 3 * MLX5_RXT_WQ_SZ);
 	mlx5_rxt_expect_maps(test, 3 * MLX5_RXT_WQ_SZ);
@@ -1483,46 +1638,61 @@ static void mlx5e_rx_xdp_multibuf_trim_then_drop_or_pass(struct kunit *test)
 	mlx5_rxt_expect_released(test, t);
 }
 
-struct mlx5_rxt_mpw_fill {
-	struct mlx5_rxt *t;
-	u16 ix;
-	int err;
-};
-
-/* What mlx5e_alloc_rx_mpwqe() does before it posts the UMR: a page of the
- * pool in each slot of the WQE.
+/* A striding WQE's UMR, at @ctr on the ICOSQ, gives the device WQE @ix's
+ * pages: one MTT each, the page's DMA address with write access, at the
+ * WQE's place in the UMR mkey's table.
  */
-static void mlx5_rxt_mpw_fill_fn(void *arg)
+static void mlx5_rxt_expect_umr(struct kunit *test, struct mlx5_rxt *t,
+				u16 ctr, u16 ix)
 {
-	struct mlx5_rxt_mpw_fill *p = arg;
-	struct mlx5e_rq *rq = p->t->rq;
-	struct mlx5e_mpw_info *wi = mlx5e_get_mpw_info(rq, p->ix);
-	int i;
+	struct mlx5e_icosq *sq = &t->c->icosq;
+	u16 pi = mlx5_wq_cyc_ctr2ix(&sq->wq, ctr);
+	struct mlx5e_umr_wqe *umr = mlx5_wq_cyc_get_wqe(&sq->wq, pi);
+	struct mlx5e_mpw_info *wi = mlx5e_get_mpw_info(t->rq, ix);
+	int i, bad = 0;
 
-	for (i = 0; i < rq->mpwqe.pages_per_wqe; i++) {
-		p->err = mlx5e_page_alloc_pool(rq, &wi->alloc_units[i]);
-		if (p->err)
-			return;
-		wi->pp_refs[i] = 0;
+	KUNIT_EXPECT_EQ(test, sq->db.wqe_info[pi].wqe_type,
+			(u8)MLX5E_ICOSQ_WQE_UMR_RX);
+	KUNIT_EXPECT_EQ(test, sq->db.wqe_info[pi].num_wqebbs,
+			(u8)MLX5_RXT_MPW_UMR_WQEBBS);
+	KUNIT_EXPECT_PTR_EQ(test, sq->db.wqe_info[pi].umr.rq, t->rq);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(umr->ctrl.opmod_idx_opcode),
+			(u32)ctr << 8 | MLX5_OPCODE_UMR);
+	KUNIT_EXPECT_EQ(test, be16_to_cpu(umr->uctrl.xlt_offset),
+			ix * MLX5_RXT_MPW_UMR_OCTWORDS);
+	KUNIT_EXPECT_EQ(test, be16_to_cpu(umr->uctrl.xlt_octowords),
+			MLX5_RXT_MPW_UMR_OCTWORDS);
+	for (i = 0; i < MLX5_RXT_MPW_PAGES; i++) {
+		struct page *page = wi->alloc_units[i].page;
+
+		if (!pp_test_owns(t->rq->page_pool, page) ||
+		    be64_to_cpu(umr->inline_mtts[i].ptag) !=
+		    (page_pool_get_dma_addr(page) | MLX5_EN_WR))
+			bad++;
 	}
-	bitmap_zero(wi->xdp_xmit_bitmap, rq->mpwqe.pages_per_wqe);
-	wi->consumed_strides = 0;
-	/* The UMR completed: the WQE goes to the device. */
-	mlx5e_post_rx_mpwqe(rq, 1);
+	KUNIT_EXPECT_EQ_MSG(test, bad, 0, "WQE %u's MTTs", ix);
 }
 
-static void mlx5_rxt_mpw_fill(struct kunit *test, struct mlx5_rxt *t, u16 ix)
+/* How many of @a's pages are among the @nb pages of @b. */
+static int mlx5_rxt_mpw_common(struct mlx5e_mpw_info *a, struct page **b,
+			       int nb)
 {
-	struct mlx5_rxt_mpw_fill p = { .t = t, .ix = ix };
+	int i, j, n = 0;
 
-	pp_test_in_softirq(mlx5_rxt_mpw_fill_fn, &p);
-	KUNIT_ASSERT_EQ(test, p.err, 0);
+	for (i = 0; i < MLX5_RXT_MPW_PAGES; i++)
+		for (j = 0; j < nb; j++)
+			if (a->alloc_units[i].page == b[j])
+				n++;
+	return n;
 }
 
-/* e. A striding RQ with linear skbs: frames at their strides become skbs
- * built on the WQE's pages; when the strides of the WQE are used up, the
- * pages no skb holds go straight back to the pool's cache, the others
- * when their skbs are freed, and the next fill of the WQE maps nothing.
+/* e. A striding RQ with linear skbs. The first refill takes pages for
+ * the three WQEs a linked list of four can post, and posts a UMR for
+ * each; the RQ gets them when the device has completed the UMRs. Frames
+ * at their strides become skbs built on the WQE's pages; when the
+ * strides of the WQE are used up, the pages no skb holds go straight
+ * back to the pool's cache, and the refill in the same poll takes them
+ * for the next WQE; the others come back when their skbs are freed.
  */
 static void mlx5e_rx_striding_linear_skbs_and_recycle(struct kunit *test)
 {
@@ -1531,23 +1701,36 @@ static void mlx5e_rx_striding_linear_skbs_and_recycle(struct kunit *test)
 	};
 	struct mlx5_rxt *t = mlx5_rxt_start(test, 1500, NULL, true);
 	struct mlx5e_rq *rq = t->rq;
+	struct mlx5e_icosq *sq = rq->icosq;
+	struct page *pages[MLX5_RXT_MPW_PAGES];
 	struct mlx5e_mpw_info *wi;
 	struct page_pool_stats s;
 	struct sk_buff *skb;
 	dma_addr_t dma;
-	int i, maps;
+	int i;
 
 	KUNIT_EXPECT_EQ(test, rq->page_pool->p.offset, 0U);
-	KUNIT_EXPECT_EQ(test, rq->page_pool->p.max_len, (unsigned int)PAGE_SIZE);
-	mlx5_rxt_mpw_fill(test, t, 0);
-	mlx5_rxt_mpw_fill(test, t, 1);
-	mlx5_rxt_expect_maps(test, 2 * MLX5_RXT_MPW_PAGES);
-	KUNIT_EXPECT_EQ(test, rq->mpwqe.wq.cur_sz, 2);
-	KUNIT_EXPECT_EQ(test, be32_to_cpu(t->wq_db), 2U);
+	KUNIT_EXPECT_EQ(test, rq->page_pool->p.max_len, 4096U);
+	mlx5_rxt_poll(t, 1);
+	mlx5_rxt_expect_maps(test, 3 * MLX5_RXT_MPW_PAGES);
+	KUNIT_EXPECT_EQ(test, rq->mpwqe.umr_in_progress, 3);
+	KUNIT_EXPECT_EQ(test, rq->mpwqe.wq.cur_sz, 0);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(t->wq_db), 0U);
+	/* Three UMRs of three WQEBBs, the doorbell rung once after them. */
+	KUNIT_EXPECT_EQ(test, sq->pc, 9);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(t->ico_db), 9U);
+	KUNIT_EXPECT_NE(test, *t->ico_uar, 0ULL);
+	for (i = 0; i < 3; i++)
+		mlx5_rxt_expect_umr(test, t, 3 * i, i);
+	KUNIT_EXPECT_TRUE(test, mlx5_rxt_umr_done(t));
+	mlx5_rxt_poll(t, 1);
+	KUNIT_EXPECT_EQ(test, rq->mpwqe.umr_in_progress, 0);
+	KUNIT_EXPECT_EQ(test, rq->mpwqe.wq.cur_sz, 3);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(t->wq_db), 3U);
+	KUNIT_EXPECT_EQ(test, sq->cc, 9);
 	wi = mlx5e_get_mpw_info(rq, 0);
 	for (i = 0; i < MLX5_RXT_MPW_PAGES; i++)
-		KUNIT_EXPECT_TRUE(test, pp_test_owns(rq->page_pool,
-						     wi->alloc_units[i].page));
+		pages[i] = wi->alloc_units[i].page;
 
 	/* Strides 0 to 3: the first two pages. */
 	pp_test_dma_forget_syncs();
@@ -1572,27 +1755,122 @@ static void mlx5e_rx_striding_linear_skbs_and_recycle(struct kunit *test)
 		mlx5_rxt_expect_frame(test, skb, lens[i], i);
 		i++;
 	}
-	KUNIT_EXPECT_EQ(test, rq->mpwqe.wq.cur_sz, 2);
+	KUNIT_EXPECT_EQ(test, rq->mpwqe.wq.cur_sz, 3);
+	KUNIT_EXPECT_EQ(test, rq->mpwqe.umr_in_progress, 0);
 
-	/* A filler completion uses up the WQE's other strides. */
+	/* A filler completion uses up the WQE's other strides: its six
+	 * pages no skb holds go to the cache, and the refill takes them for
+	 * WQE 3, with two more.
+	 */
 	mlx5_rxt_receive_mpwrq(t, 0, MLX5_RXT_SKB_BATCH,
 			       MLX5_RXT_MPW_STRIDES - MLX5_RXT_SKB_BATCH, 0, 0);
 	KUNIT_EXPECT_EQ(test, mlx5_rxt_poll(t, 64), 1);
 	KUNIT_EXPECT_EQ(test, rq->stats->mpwqe_filler_cqes, 1ULL);
-	KUNIT_EXPECT_EQ(test, rq->mpwqe.wq.cur_sz, 1);
+	KUNIT_EXPECT_EQ(test, rq->mpwqe.wq.cur_sz, 2);
+	KUNIT_EXPECT_EQ(test, rq->mpwqe.umr_in_progress, 1);
 	s = mlx5_rxt_stats(t);
 	KUNIT_EXPECT_EQ(test, s.recycle_stats.cached,
 			(u64)MLX5_RXT_MPW_PAGES - 2);
+	mlx5_rxt_expect_umr(test, t, 9, 3);
+	KUNIT_EXPECT_EQ(test, mlx5_rxt_mpw_common(mlx5e_get_mpw_info(rq, 3),
+						  pages + 2, 6), 6);
+	KUNIT_EXPECT_EQ(test, mlx5_rxt_mpw_common(mlx5e_get_mpw_info(rq, 3),
+						  pages, 2), 0);
 	mlx5_rxt_free_skbs(t);
 	s = mlx5_rxt_stats(t);
 	KUNIT_EXPECT_EQ(test, s.recycle_stats.ring, 2ULL);
 	KUNIT_EXPECT_EQ(test, s.recycle_stats.released_refcnt, 0ULL);
 
-	/* The WQE is filled again from what came back. */
-	maps = atomic_read(&pp_test_dma.maps);
-	mlx5_rxt_mpw_fill(test, t, 2);
+	/* The device completes the UMR: the RQ has three WQEs again. */
+	KUNIT_EXPECT_TRUE(test, mlx5_rxt_umr_done(t));
+	mlx5_rxt_poll(t, 1);
+	KUNIT_EXPECT_EQ(test, rq->mpwqe.wq.cur_sz, 3);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(t->wq_db), 4U);
+
+	mlx5_rxt_stop(t);
+	mlx5_rxt_expect_released(test, t);
+}
+
+/* A striding RQ lap after lap of its four WQEs: each WQE takes a frame at
+ * its first stride, which the stack frees after the WQE is used up. Each
+ * WQE is filled anew every lap, and a page it hands on this time must
+ * count from nought: each page comes back to the pool once per use,
+ * once the ring is full no page is mapped again, and the pool is freed
+ * at the end.
+ */
+static void mlx5e_rx_striding_laps_give_back_every_page(struct kunit *test)
+{
+	const int laps = 4, wqes = BIT(MLX5_RXT_MPW_LOG_WQ_SZ);
+	struct mlx5_rxt *t = mlx5_rxt_start(test, 1500, NULL, true);
+	struct mlx5e_rq *rq = t->rq;
+	struct page_pool_stats s;
+	int n, maps = 0;
+
+	mlx5_rxt_post(t);
+	for (n = 0; n < laps * wqes; n++) {
+		u16 id = n % wqes;
+		struct sk_buff *skb;
+
+		mlx5_rxt_receive_mpwrq(t, id, 0, 1, 1000, n);
+		mlx5_rxt_receive_mpwrq(t, id, 1, MLX5_RXT_MPW_STRIDES - 1, 0, 0);
+		KUNIT_ASSERT_EQ(test, mlx5_rxt_poll(t, 64), 2);
+		KUNIT_ASSERT_EQ(test, skb_queue_len(&t->skbs), 1U);
+		skb = __skb_dequeue(&t->skbs);
+		KUNIT_EXPECT_PTR_EQ(test, virt_to_page(skb->head),
+				    mlx5e_get_mpw_info(rq, id)->alloc_units[0].page);
+		mlx5_rxt_expect_frame(test, skb, 1000, n);
+		kfree_skb(skb);
+		KUNIT_ASSERT_TRUE(test, mlx5_rxt_umr_done(t));
+		mlx5_rxt_poll(t, 1);
+		KUNIT_ASSERT_EQ(test, rq->mpwqe.wq.cur_sz, 3);
+		if (n == wqes - 1)
+			maps = atomic_read(&pp_test_dma.maps);
+	}
 	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.maps), maps);
-	KUNIT_EXPECT_EQ(test, rq->mpwqe.wq.cur_sz, 2);
+	KUNIT_EXPECT_EQ(test, rq->stats->buff_alloc_err, 0ULL);
+	/* Seven pages a WQE straight back to the cache, the skb's through
+	 * the ring.
+	 */
+	s = mlx5_rxt_stats(t);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.cached, 7ULL * laps * wqes);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.ring, 1ULL * laps * wqes);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.released_refcnt, 0ULL);
+
+	mlx5_rxt_stop(t);
+	mlx5_rxt_expect_released(test, t);
+}
+
+/* A striding refill whose page maps run out part way through a WQE: the
+ * five pages the WQE took go back to the pool, no UMR is posted and no
+ * doorbell rung, and the error is counted. The next refill, with maps
+ * working again, posts the ring in full.
+ */
+static void mlx5e_rx_striding_refill_fault_gives_pages_back(struct kunit *test)
+{
+	struct mlx5_rxt *t = mlx5_rxt_start(test, 1500, NULL, true);
+	struct mlx5e_rq *rq = t->rq;
+	struct page_pool_stats s;
+
+	pp_test_dma.maps_left = 5;
+	mlx5_rxt_poll(t, 1);
+	pp_test_dma.maps_left = -1;
+	KUNIT_EXPECT_EQ(test, rq->stats->buff_alloc_err, 1ULL);
+	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.maps), 5);
+	KUNIT_EXPECT_GT(test, atomic_read(&pp_test_dma.map_errors), 0);
+	KUNIT_EXPECT_EQ(test, rq->icosq->pc, 0);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(t->ico_db), 0U);
+	KUNIT_EXPECT_EQ(test, rq->mpwqe.umr_in_progress, 0);
+	KUNIT_EXPECT_EQ(test, rq->mpwqe.actual_wq_head, 0);
+	s = mlx5_rxt_stats(t);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.cached, 5ULL);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.released_refcnt, 0ULL);
+
+	mlx5_rxt_post(t);
+	KUNIT_EXPECT_EQ(test, rq->mpwqe.wq.cur_sz, 3);
+	KUNIT_EXPECT_EQ(test, rq->icosq->pc, 9);
+	mlx5_rxt_expect_umr(test, t, 0, 0);
+	mlx5_rxt_expect_maps(test, 3 * MLX5_RXT_MPW_PAGES);
+	KUNIT_EXPECT_EQ(test, rq->stats->buff_alloc_err, 1ULL);
 
 	mlx5_rxt_stop(t);
 	mlx5_rxt_expect_released(test, t);
@@ -1621,7 +1899,7 @@ static void mlx5e_rx_striding_nonlinear_skb_holds_its_page(struct kunit *test)
 	 */
 	rq->mpwqe.skb_from_cqe_mpwrq = mlx5e_skb_from_cqe_mpwrq_nonlinear;
 	rq->buff.headroom = 0;
-	mlx5_rxt_mpw_fill(test, t, 0);
+	mlx5_rxt_post(t);
 	wi = mlx5e_get_mpw_info(rq, 0);
 	page = wi->alloc_units[0].page;
 
@@ -1639,17 +1917,20 @@ static void mlx5e_rx_striding_nonlinear_skb_holds_its_page(struct kunit *test)
 	mlx5_rxt_expect_frame(test, skb, len, 7);
 
 	/* A filler completion uses up the rest: the WQE's other pages go
-	 * back to the cache, the skb's does not.
+	 * back to the cache, the skb's does not, and the refill in the same
+	 * poll fills WQE 3.
 	 */
 	mlx5_rxt_receive_mpwrq(t, 0, 2, MLX5_RXT_MPW_STRIDES - 2, 0, 0);
 	KUNIT_EXPECT_EQ(test, mlx5_rxt_poll(t, 64), 1);
 	s = mlx5_rxt_stats(t);
 	KUNIT_EXPECT_EQ(test, s.recycle_stats.cached,
 			(u64)MLX5_RXT_MPW_PAGES - 1);
+	KUNIT_EXPECT_TRUE(test, mlx5_rxt_umr_done(t));
+	mlx5_rxt_poll(t, 1);
+	KUNIT_EXPECT_EQ(test, rq->mpwqe.wq.cur_sz, 3);
 
-	/* The next WQE, and the device writing all of its pages. */
-	mlx5_rxt_mpw_fill(test, t, 1);
-	wi = mlx5e_get_mpw_info(rq, 1);
+	/* The new WQE, and the device writing all of its pages. */
+	wi = mlx5e_get_mpw_info(rq, 3);
 	for (i = 0; i < MLX5_RXT_MPW_PAGES; i++) {
 		KUNIT_EXPECT_PTR_NE(test, wi->alloc_units[i].page, page);
 		mlx5_rxt_fill(page_pool_get_dma_addr(wi->alloc_units[i].page),
@@ -1719,8 +2000,7 @@ static void mlx5e_rx_skbs_freed_in_napi_poll_recycle_to_cache(struct kunit *test
 		kunit_skip(test, "softirqs are preemptible: no NAPI-local returns");
 	t = mlx5_rxt_start(test, 1500, NULL, true);
 	KUNIT_EXPECT_PTR_EQ(test, t->rq->page_pool->p.napi, &t->tn.napi);
-	mlx5_rxt_mpw_fill(test, t, 0);
-	mlx5_rxt_mpw_fill(test, t, 1);
+	mlx5_rxt_post(t);
 	for (i = 0; i < MLX5_RXT_SKB_BATCH; i++)
 		mlx5_rxt_receive_mpwrq(t, 0, i, 1, lens[i], i);
 	KUNIT_EXPECT_EQ(test, mlx5_rxt_poll(t, 64), MLX5_RXT_SKB_BATCH);
@@ -1798,6 +2078,8 @@ static struct kunit_case mlx5_rxt_cases[] = {
 	KUNIT_CASE(mlx5e_rx_xdp_multibuf_trim_then_drop_or_pass),
 	KUNIT_CASE(mlx5e_rx_striding_linear_skbs_and_recycle),
 	KUNIT_CASE(mlx5e_rx_striding_nonlinear_skb_holds_its_page),
+	KUNIT_CASE(mlx5e_rx_striding_laps_give_back_every_page),
+	KUNIT_CASE(mlx5e_rx_striding_refill_fault_gives_pages_back),
 	KUNIT_CASE(mlx5e_rx_skbs_freed_in_napi_poll_recycle_to_cache),
 	KUNIT_CASE(mlx5e_rx_teardown_with_skbs_held_leaks_nothing),
 	{}
