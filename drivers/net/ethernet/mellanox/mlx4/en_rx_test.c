@@ -985,6 +985,56 @@ static void mlx4_rxt_tx_done_fn(void *arg)
 	mlx4_en_recycle_tx_desc(c->t->priv, c->tx, c->index, 0, NAPI_POLL_WEIGHT);
 }
 
+/* An XDP TX ring of 16 TXBBs recycling into the RX ring, with its CQ:
+ * what mlx4_en_create_tx_ring() and mlx4_en_activate_tx_ring() set.
+ */
+struct mlx4_rxt_tx {
+	struct mlx4_en_tx_ring *tx, *rings[1];
+	struct mlx4_en_cq *cq, *cqs[1];
+	u32 doorbell;
+};
+
+static struct mlx4_rxt_tx *mlx4_rxt_tx_start(struct kunit *test,
+					     struct mlx4_rxt *t)
+{
+	struct mlx4_en_tx_ring *tx;
+	struct mlx4_rxt_tx *x;
+
+	if (!IS_ENABLED(CONFIG_X86))
+		kunit_skip(test, "the doorbell is an iowrite32() to host memory");
+	x = kunit_kzalloc(test, sizeof(*x), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, x);
+	tx = kunit_kzalloc(test, sizeof(*tx), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, tx);
+	x->tx = tx;
+	tx->size = 16;
+	tx->size_mask = tx->size - 1;
+	tx->full_size = tx->size / 2;
+	tx->buf = kunit_kzalloc(test, tx->size * TXBB_SIZE, GFP_KERNEL);
+	tx->tx_info = kunit_kcalloc(test, tx->size, sizeof(*tx->tx_info),
+				    GFP_KERNEL);
+	x->cq = kunit_kzalloc(test, sizeof(*x->cq), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, tx->buf);
+	KUNIT_ASSERT_NOT_NULL(test, tx->tx_info);
+	KUNIT_ASSERT_NOT_NULL(test, x->cq);
+	tx->doorbell_address = (__force void __iomem *)&x->doorbell;
+	tx->doorbell_qpn = cpu_to_be32(0x1234);
+	tx->recycle_ring = t->ring;
+	tx->free_tx_desc = mlx4_en_recycle_tx_desc;
+	mlx4_en_init_tx_xdp_ring_descs(t->priv, tx);
+	x->rings[0] = tx;
+	x->cqs[0] = x->cq;
+	t->priv->tx_ring[TX_XDP] = x->rings;
+	t->priv->tx_cq[TX_XDP] = x->cqs;
+	return x;
+}
+
+static void mlx4_rxt_tx_stop(struct mlx4_rxt *t)
+{
+	t->priv->tx_ring[TX_XDP] = NULL;
+	t->priv->tx_cq[TX_XDP] = NULL;
+}
+
 /* XDP_TX: the frame goes out on the XDP TX ring from the RX page itself,
  * at the DMA address the pool keeps, synced for the device over the
  * frame. Its completion, polled in the RX ring's NAPI, puts the page
@@ -994,48 +1044,22 @@ static void mlx4_rxt_tx_done_fn(void *arg)
 static void mlx4_rx_xdp_tx_returns_pages_to_pool(struct kunit *test)
 {
 	static const unsigned int lens[4] = { 60, 700, 1400, 1514 };
-	struct mlx4_en_tx_ring *tx, *tx_rings[1];
-	struct mlx4_en_cq *tx_cq, *tx_cqs[1];
 	struct page_pool_stats before, after;
 	struct pp_test_dma_sync sync;
+	struct mlx4_en_tx_ring *tx;
 	struct mlx4_rxt_tx_done c;
+	struct mlx4_en_cq *tx_cq;
 	struct page *pages[4];
 	struct bpf_prog *prog;
+	struct mlx4_rxt_tx *x;
 	struct mlx4_rxt *t;
-	u32 *doorbell;
 	int i;
 
-	if (!IS_ENABLED(CONFIG_X86))
-		kunit_skip(test, "the doorbell is an iowrite32() to host memory");
 	prog = mlx4_rxt_xdp_prog(test, XDP_TX);
 	t = mlx4_rxt_start(test, 1500, prog);
-
-	/* What mlx4_en_create_tx_ring() and mlx4_en_activate_tx_ring()
-	 * set for an XDP TX ring recycling into RX ring 0.
-	 */
-	tx = kunit_kzalloc(test, sizeof(*tx), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, tx);
-	tx->size = 16;
-	tx->size_mask = tx->size - 1;
-	tx->full_size = tx->size / 2;
-	tx->buf = kunit_kzalloc(test, tx->size * TXBB_SIZE, GFP_KERNEL);
-	tx->tx_info = kunit_kcalloc(test, tx->size, sizeof(*tx->tx_info),
-				    GFP_KERNEL);
-	doorbell = kunit_kzalloc(test, sizeof(*doorbell), GFP_KERNEL);
-	tx_cq = kunit_kzalloc(test, sizeof(*tx_cq), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, tx->buf);
-	KUNIT_ASSERT_NOT_NULL(test, tx->tx_info);
-	KUNIT_ASSERT_NOT_NULL(test, doorbell);
-	KUNIT_ASSERT_NOT_NULL(test, tx_cq);
-	tx->doorbell_address = (__force void __iomem *)doorbell;
-	tx->doorbell_qpn = cpu_to_be32(0x1234);
-	tx->recycle_ring = t->ring;
-	tx->free_tx_desc = mlx4_en_recycle_tx_desc;
-	mlx4_en_init_tx_xdp_ring_descs(t->priv, tx);
-	tx_rings[0] = tx;
-	tx_cqs[0] = tx_cq;
-	t->priv->tx_ring[TX_XDP] = tx_rings;
-	t->priv->tx_cq[TX_XDP] = tx_cqs;
+	x = mlx4_rxt_tx_start(test, t);
+	tx = x->tx;
+	tx_cq = x->cq;
 
 	for (i = 0; i < 4; i++) {
 		pages[i] = mlx4_rxt_frags(t, i)[0].page;
@@ -1046,7 +1070,7 @@ static void mlx4_rx_xdp_tx_returns_pages_to_pool(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t->ring->xdp_tx, 4UL);
 	KUNIT_EXPECT_EQ(test, tx->prod, 4U * MLX4_RXT_XDP_TXBBS);
 	KUNIT_EXPECT_TRUE(test, tx_cq->xdp_busy);
-	KUNIT_EXPECT_EQ(test, *doorbell, (__force u32)cpu_to_be32(0x1234));
+	KUNIT_EXPECT_EQ(test, x->doorbell, (__force u32)cpu_to_be32(0x1234));
 	for (i = 0; i < 4; i++) {
 		struct mlx4_en_tx_desc *tx_desc = tx->buf +
 			((i * MLX4_RXT_XDP_TXBBS) << LOG_TXBB_SIZE);
@@ -1088,10 +1112,87 @@ static void mlx4_rx_xdp_tx_returns_pages_to_pool(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, after.recycle_stats.released_refcnt, 0ULL);
 	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.maps), MLX4_RXT_RING_SIZE);
 
-	t->priv->tx_ring[TX_XDP] = NULL;
-	t->priv->tx_cq[TX_XDP] = NULL;
+	mlx4_rxt_tx_stop(t);
 	mlx4_rxt_stop(t);
 	bpf_prog_free(prog);
+	pp_test_dma_expect_unmapped(test);
+}
+
+/* XDP_TX with the TX ring full (more than half its 16 TXBBs posted, no
+ * completion yet): the frames past it are dropped and counted, and their
+ * pages go straight back to the pool's cache, to be posted again.
+ */
+static void mlx4_rx_xdp_tx_ring_full_drops_to_cache(struct kunit *test)
+{
+	struct bpf_prog *prog = mlx4_rxt_xdp_prog(test, XDP_TX);
+	struct mlx4_rxt *t = mlx4_rxt_start(test, 1500, prog);
+	struct mlx4_rxt_tx *x = mlx4_rxt_tx_start(test, t);
+	struct page_pool_stats s;
+	int i;
+
+	for (i = 0; i < 12; i++)
+		mlx4_rxt_receive(t, 100, i, 0, 0);
+	KUNIT_EXPECT_EQ(test, mlx4_rxt_poll(t, 64), 12);
+	/* Sent while at most 8 were posted: frames 0 to 8. */
+	KUNIT_EXPECT_EQ(test, t->ring->xdp_tx, 9UL);
+	KUNIT_EXPECT_EQ(test, t->ring->xdp_tx_full, 3UL);
+	KUNIT_EXPECT_EQ(test, x->tx->prod, 9U * MLX4_RXT_XDP_TXBBS);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&t->skbs), 0U);
+	s = mlx4_rxt_stats(t);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.cached, 3ULL);
+	/* The refill of twelve took the three back, and nine new pages,
+	 * of the one batch the pool's slow path maps.
+	 */
+	KUNIT_EXPECT_EQ(test, t->ring->prod - t->ring->cons,
+			(u32)MLX4_RXT_RING_SIZE);
+	KUNIT_EXPECT_EQ(test, t->ring->rx_alloc_pages,
+			MLX4_RXT_RING_SIZE + 12UL);
+	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.maps),
+			MLX4_RXT_RING_SIZE + PP_ALLOC_CACHE_REFILL);
+
+	KUNIT_EXPECT_EQ(test, mlx4_en_free_tx_buf(t->dev, x->tx), 9);
+	s = mlx4_rxt_stats(t);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.ring, 9ULL);
+	mlx4_rxt_tx_stop(t);
+	mlx4_rxt_stop(t);
+	bpf_prog_free(prog);
+	pp_test_dma_expect_unmapped(test);
+}
+
+/* The pool has no page to give (every map fails) while the stack holds
+ * the eight frames received: the refill posts nothing and loses
+ * nothing, and the next poll, with maps working again, fills the ring.
+ */
+static void mlx4_rx_refill_failure_waits_for_pages(struct kunit *test)
+{
+	struct mlx4_rxt *t = mlx4_rxt_start(test, 1500, NULL);
+	u32 prod = t->ring->prod;
+	int i, j;
+
+	WRITE_ONCE(pp_test_dma.fail_pct, 100);
+	for (i = 0; i < 2; i++) {
+		for (j = 0; j < MLX4_RXT_SKB_BATCH; j++)
+			mlx4_rxt_receive(t, 100, j, 0, 0);
+		KUNIT_EXPECT_EQ(test, mlx4_rxt_poll(t, 64), MLX4_RXT_SKB_BATCH);
+	}
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&t->skbs), 8U);
+	KUNIT_EXPECT_EQ(test, t->ring->prod, prod);
+	KUNIT_EXPECT_NULL(test, mlx4_rxt_frags(t, 0)[0].page);
+	KUNIT_EXPECT_GT(test, atomic_read(&pp_test_dma.map_errors), 0);
+	KUNIT_EXPECT_EQ(test, t->ring->rx_alloc_pages,
+			MLX4_RXT_RING_SIZE / 2UL);
+
+	WRITE_ONCE(pp_test_dma.fail_pct, 0);
+	KUNIT_EXPECT_EQ(test, mlx4_rxt_poll(t, 64), 0);
+	KUNIT_EXPECT_EQ(test, t->ring->prod - t->ring->cons,
+			(u32)MLX4_RXT_RING_SIZE);
+	KUNIT_EXPECT_NOT_NULL(test, mlx4_rxt_frags(t, 0)[0].page);
+	/* Eight buffers, two to a page. */
+	KUNIT_EXPECT_EQ(test, t->ring->rx_alloc_pages,
+			MLX4_RXT_RING_SIZE / 2UL + 4);
+
+	mlx4_rxt_free_skbs(t);
+	mlx4_rxt_stop(t);
 	pp_test_dma_expect_unmapped(test);
 }
 
@@ -1243,6 +1344,8 @@ static struct kunit_case mlx4_rxt_cases[] = {
 	KUNIT_CASE(mlx4_rx_xdp_drop_recycles_direct),
 	KUNIT_CASE(mlx4_rx_xdp_pass_builds_skb),
 	KUNIT_CASE(mlx4_rx_xdp_tx_returns_pages_to_pool),
+	KUNIT_CASE(mlx4_rx_xdp_tx_ring_full_drops_to_cache),
+	KUNIT_CASE(mlx4_rx_refill_failure_waits_for_pages),
 	KUNIT_CASE(mlx4_rx_pool_counters_survive_restart),
 	KUNIT_CASE(mlx4_rx_teardown_with_skbs_held_leaks_nothing),
 	{}

@@ -686,6 +686,16 @@ static void mlx5_rxt_receive(struct mlx5_rxt *t, unsigned int len, u8 seed)
 	mlx5_rxt_cqe_own(&rq->cq.wq, cqe, t->cqes++, MLX5_CQE_RESP_SEND);
 }
 
+/* An error completion of the next legacy WQE, with @syndrome. */
+static void mlx5_rxt_receive_err(struct mlx5_rxt *t, u8 syndrome)
+{
+	struct mlx5_cqe64 *cqe = mlx5_rxt_next_cqe(&t->rq->cq.wq, t->cqes);
+
+	cqe->wqe_counter = cpu_to_be16(t->wqe_seq++);
+	((struct mlx5_err_cqe *)cqe)->syndrome = syndrome;
+	mlx5_rxt_cqe_own(&t->rq->cq.wq, cqe, t->cqes++, MLX5_CQE_RESP_ERR);
+}
+
 /* The NIC's side of a striding RQ: a frame of @len bytes at stride
  * @stride of WQE @wqe_id, consuming @strides strides; a filler CQE
  * (@len 0) consumes strides without a frame.
@@ -1947,6 +1957,35 @@ static void mlx5e_rx_striding_nonlinear_skb_holds_its_page(struct kunit *test)
 	mlx5_rxt_expect_released(test, t);
 }
 
+/* Error completions (length errors, which need no recovery) are counted
+ * and make no skb; nothing of theirs is synced for the CPU, and their
+ * buffers go back: the page of WQEs 0 and 1 to the pool's cache with
+ * the second.
+ */
+static void mlx5e_rx_error_cqes_give_buffers_back(struct kunit *test)
+{
+	struct mlx5_rxt *t = mlx5_rxt_start(test, 1500, NULL, false);
+	struct page_pool_stats s;
+	int cpu_syncs;
+
+	mlx5_rxt_post(t);
+	cpu_syncs = pp_test_dma.cpu_log.n;
+	mlx5_rxt_receive_err(t, MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR);
+	mlx5_rxt_receive_err(t, MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR);
+	KUNIT_EXPECT_EQ(test, mlx5_rxt_poll(t, 64), 2);
+	KUNIT_EXPECT_EQ(test, t->rq->stats->wqe_err, 2ULL);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&t->skbs), 0U);
+	KUNIT_EXPECT_FALSE(test, test_bit(MLX5E_RQ_STATE_RECOVERING,
+					  &t->rq->state));
+	KUNIT_EXPECT_EQ(test, pp_test_dma.cpu_log.n, cpu_syncs);
+	s = mlx5_rxt_stats(t);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.cached, 1ULL);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.released_refcnt, 0ULL);
+
+	mlx5_rxt_stop(t);
+	mlx5_rxt_expect_released(test, t);
+}
+
 /* g. The RQ goes down while the stack still holds skbs of jumbo frames:
  * the pool stays until the last of them is freed, then unmaps every page
  * once; kmemleak and DMA-API debug check the rest after the suites.
@@ -2082,6 +2121,7 @@ static struct kunit_case mlx5_rxt_cases[] = {
 	KUNIT_CASE(mlx5e_rx_striding_laps_give_back_every_page),
 	KUNIT_CASE(mlx5e_rx_striding_refill_fault_gives_pages_back),
 	KUNIT_CASE(mlx5e_rx_skbs_freed_in_napi_poll_recycle_to_cache),
+	KUNIT_CASE(mlx5e_rx_error_cqes_give_buffers_back),
 	KUNIT_CASE(mlx5e_rx_teardown_with_skbs_held_leaks_nothing),
 	{}
 };
