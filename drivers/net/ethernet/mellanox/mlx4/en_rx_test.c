@@ -948,7 +948,8 @@ static void mlx4_rx_xdp_tx_returns_pages_to_pool(struct kunit *test)
 	struct bpf_prog *prog;
 	struct mlx4_rxt *t;
 	u32 *doorbell;
-	int i;
+	int i, j, bad;
+	u8 *sent;
 
 	if (!IS_ENABLED(CONFIG_X86))
 		kunit_skip(test, "the doorbell is an iowrite32() to host memory");
@@ -1005,6 +1006,12 @@ static void mlx4_rx_xdp_tx_returns_pages_to_pool(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, be32_to_cpu(tx_desc->data.byte_count),
 				lens[i]);
 		KUNIT_EXPECT_NULL(test, mlx4_rxt_frags(t, i)[0].page);
+		/* What the device sends went through the CPU and both syncs. */
+		sent = pp_test_dma_dev_ptr(be64_to_cpu(tx_desc->data.addr),
+					   lens[i]);
+		for (j = 0, bad = 0; sent && j < lens[i]; j++)
+			bad += sent[j] != mlx4_rxt_byte(i, j);
+		KUNIT_EXPECT_EQ_MSG(test, bad, 0, "frame %d as sent", i);
 	}
 	sync = pp_test_dma_last(&pp_test_dma.tx_log);
 	KUNIT_EXPECT_EQ(test, pp_test_dma.tx_log.n, 4);
