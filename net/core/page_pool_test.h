@@ -10,6 +10,7 @@
 #define _NET_CORE_PAGE_POOL_TEST_H
 
 #include <kunit/test.h>
+#include <kunit/test-bug.h>
 #include <linux/completion.h>
 #include <linux/cpumask.h>
 #include <linux/device.h>
@@ -352,9 +353,17 @@ static inline bool pp_test_released(struct pp_test_release *r)
  * way, and fails maps by count. The pool's own suites go without: a
  * lock taken on every DMA call would order what they run on several
  * CPUs at once.
+ *
+ * A recording device also bounces, as swiotlb does: each mapping gets
+ * device memory of its own, which its DMA address designates, and bytes
+ * cross between that and the CPU's page only at a map, a sync or an
+ * unmap, over the range it names. The cases play the device through
+ * pp_test_dma_dev_ptr(), so a missing or short sync for the CPU leaves
+ * poison in the frame the CPU reads, not the device's bytes.
  */
-#define PP_TEST_DMA_LIVE	1024	/* pages a recording device tracks */
+#define PP_TEST_DMA_LIVE	1024	/* mappings a recording device tracks */
 #define PP_TEST_DMA_LOG		256	/* syncs it keeps each way */
+#define PP_TEST_DMA_POISON	0x6b	/* bytes of a buffer nobody synced */
 
 struct pp_test_dma_sync {
 	dma_addr_t addr;
@@ -367,6 +376,18 @@ struct pp_test_dma_sync {
 struct pp_test_dma_log {
 	int n;
 	struct pp_test_dma_sync at[PP_TEST_DMA_LOG];
+};
+
+/* A recording device's mapping of @size bytes at @offset of @page. The
+ * device's memory, @shadow, is pages of the same order, so the DMA
+ * address keeps the offset in the page that sync windows check.
+ */
+struct pp_test_dma_map {
+	struct page *page;	/* NULL: a free slot */
+	struct page *shadow;
+	unsigned long offset;
+	size_t size;
+	enum dma_data_direction dir;
 };
 
 struct pp_test_dma {
@@ -404,10 +425,11 @@ struct pp_test_dma {
 	spinlock_t lock;	/* DMA calls come in any context */
 	wait_queue_head_t unmapped;
 	int maps_left;		/* maps that may still succeed; < 0: no limit */
-	struct page *live[PP_TEST_DMA_LIVE];
+	struct pp_test_dma_map live[PP_TEST_DMA_LIVE];
 	int mapped_twice;
 	int unmapped_unknown;
-	int too_many;		/* maps that found @live full */
+	int synced_unknown;	/* syncs of bytes no live mapping holds */
+	int too_many;		/* maps refused as @live was full */
 	/* For the device, of those for it to transmit (DMA_TO_DEVICE),
 	 * and for the CPU.
 	 */
@@ -424,52 +446,121 @@ static inline void pp_test_dma_note_call(void)
 		atomic_inc(&pp_test_dma.calls_after_gone);
 }
 
-/* Takes a map out of a recording device's budget and notes @page as
- * mapped; false if the budget is spent.
- */
-static inline bool pp_test_dma_record_map(struct page *page)
+static inline dma_addr_t pp_test_dma_addr(const struct pp_test_dma_map *m)
 {
-	struct pp_test_dma *d = &pp_test_dma;
-	unsigned long flags;
-	int i, free = -1;
-
-	spin_lock_irqsave(&d->lock, flags);
-	if (!d->maps_left) {
-		spin_unlock_irqrestore(&d->lock, flags);
-		return false;
-	}
-	if (d->maps_left > 0)
-		d->maps_left--;
-	for (i = 0; i < PP_TEST_DMA_LIVE; i++) {
-		if (d->live[i] == page)
-			d->mapped_twice++;
-		else if (!d->live[i] && free < 0)
-			free = i;
-	}
-	if (free >= 0)
-		d->live[free] = page;
-	else
-		d->too_many++;
-	spin_unlock_irqrestore(&d->lock, flags);
-	return true;
+	return page_to_phys(m->shadow) + m->offset;
 }
 
-static inline void pp_test_dma_record_unmap(dma_addr_t addr)
+/* The live mapping holding [@addr, @addr + @size), or NULL; caller holds
+ * the lock.
+ */
+static inline struct pp_test_dma_map *pp_test_dma_find(dma_addr_t addr,
+						       size_t size)
+{
+	struct pp_test_dma_map *m;
+
+	for (m = pp_test_dma.live; m < pp_test_dma.live + PP_TEST_DMA_LIVE; m++)
+		if (m->page && addr - pp_test_dma_addr(m) < m->size &&
+		    addr - pp_test_dma_addr(m) + size <= m->size)
+			return m;
+	return NULL;
+}
+
+/* The CPU's bytes that the device sees at @addr of @m. */
+static inline void *pp_test_dma_cpu(const struct pp_test_dma_map *m,
+				    dma_addr_t addr)
+{
+	return page_address(m->page) + m->offset + (addr - pp_test_dma_addr(m));
+}
+
+/* Copies @size bytes at @addr of @m to the device's memory or from it. */
+static inline void pp_test_dma_bounce(const struct pp_test_dma_map *m,
+				      dma_addr_t addr, size_t size,
+				      bool to_device)
+{
+	void *cpu = pp_test_dma_cpu(m, addr), *dev = phys_to_virt(addr);
+
+	if (to_device)
+		memcpy(dev, cpu, size);
+	else
+		memcpy(cpu, dev, size);
+}
+
+/* A recording device's map: takes one out of its budget, gives it device
+ * memory and notes it. Returns the DMA address, or DMA_MAPPING_ERROR.
+ */
+static inline dma_addr_t pp_test_dma_record_map(struct page *page,
+						unsigned long offset,
+						size_t size,
+						enum dma_data_direction dir)
 {
 	struct pp_test_dma *d = &pp_test_dma;
-	struct page *page = pfn_to_page(PHYS_PFN(addr));
+	unsigned int order = get_order(offset + size);
+	struct pp_test_dma_map *m, *slot = NULL;
+	struct page *shadow;
 	unsigned long flags;
-	int i;
+	dma_addr_t addr;
+
+	/* Atomic: pools map from NAPI. */
+	shadow = alloc_pages(GFP_ATOMIC, order);
+	if (!shadow)
+		return DMA_MAPPING_ERROR;
+	spin_lock_irqsave(&d->lock, flags);
+	if (!d->maps_left)
+		goto refuse;
+	if (d->maps_left > 0)
+		d->maps_left--;
+	for (m = d->live; m < d->live + PP_TEST_DMA_LIVE; m++) {
+		if (m->page == page)
+			d->mapped_twice++;
+		else if (!m->page && !slot)
+			slot = m;
+	}
+	if (!slot) {
+		d->too_many++;
+		goto refuse;
+	}
+	*slot = (struct pp_test_dma_map){ page, shadow, offset, size, dir };
+	addr = pp_test_dma_addr(slot);
+	/* Only a buffer the device just fills is poisoned: in the others
+	 * the CPU's bytes are what the device reads, and the CPU may too.
+	 */
+	if (dir == DMA_FROM_DEVICE) {
+		memset(pp_test_dma_cpu(slot, addr), PP_TEST_DMA_POISON, size);
+		memset(phys_to_virt(addr), PP_TEST_DMA_POISON, size);
+	} else {
+		pp_test_dma_bounce(slot, addr, size, true);
+	}
+	spin_unlock_irqrestore(&d->lock, flags);
+	return addr;
+
+refuse:
+	spin_unlock_irqrestore(&d->lock, flags);
+	__free_pages(shadow, order);
+	return DMA_MAPPING_ERROR;
+}
+
+static inline void pp_test_dma_record_unmap(dma_addr_t addr,
+					    unsigned long attrs)
+{
+	struct pp_test_dma *d = &pp_test_dma;
+	struct pp_test_dma_map *m, gone = {};
+	unsigned long flags;
 
 	spin_lock_irqsave(&d->lock, flags);
-	for (i = 0; i < PP_TEST_DMA_LIVE; i++)
-		if (d->live[i] == page)
-			break;
-	if (i < PP_TEST_DMA_LIVE)
-		d->live[i] = NULL;
-	else
+	m = pp_test_dma_find(addr, 0);
+	if (m && addr == pp_test_dma_addr(m)) {
+		/* What the device wrote reaches the CPU, unless told not to. */
+		if (m->dir != DMA_TO_DEVICE && !(attrs & DMA_ATTR_SKIP_CPU_SYNC))
+			pp_test_dma_bounce(m, addr, m->size, false);
+		gone = *m;
+		m->page = NULL;
+	} else {
 		d->unmapped_unknown++;
+	}
 	spin_unlock_irqrestore(&d->lock, flags);
+	if (gone.shadow)
+		__free_pages(gone.shadow, get_order(gone.offset + gone.size));
 }
 
 /* Caller holds the lock. */
@@ -496,14 +587,19 @@ static inline dma_addr_t pp_test_dma_map(struct device *dev,
 					 enum dma_data_direction dir,
 					 unsigned long attrs)
 {
+	dma_addr_t addr = DMA_MAPPING_ERROR;
+
 	pp_test_dma_note_call();
-	if (get_random_u32_below(100) < READ_ONCE(pp_test_dma.fail_pct) ||
-	    (pp_test_dma.record && !pp_test_dma_record_map(page))) {
+	if (get_random_u32_below(100) >= READ_ONCE(pp_test_dma.fail_pct))
+		addr = pp_test_dma.record ?
+		       pp_test_dma_record_map(page, offset, size, dir) :
+		       page_to_phys(page) + offset;
+	if (addr == DMA_MAPPING_ERROR) {
 		atomic_inc(&pp_test_dma.map_errors);
-		return DMA_MAPPING_ERROR;
+		return addr;
 	}
 	atomic_inc(&pp_test_dma.maps);
-	return page_to_phys(page) + offset;
+	return addr;
 }
 
 static inline void pp_test_dma_unmap(struct device *dev, dma_addr_t addr,
@@ -518,7 +614,7 @@ static inline void pp_test_dma_unmap(struct device *dev, dma_addr_t addr,
 		return;
 	}
 	/* Counted after the record, which the waiter reads under the lock. */
-	pp_test_dma_record_unmap(addr);
+	pp_test_dma_record_unmap(addr, attrs);
 	atomic_inc(&pp_test_dma.unmaps);
 	wake_up(&pp_test_dma.unmapped);
 }
@@ -528,6 +624,7 @@ static inline void pp_test_dma_sync_for_device(struct device *dev,
 					       enum dma_data_direction dir)
 {
 	struct pp_test_dma *d = &pp_test_dma;
+	struct pp_test_dma_map *m;
 	unsigned long flags;
 
 	pp_test_dma_note_call();
@@ -542,6 +639,16 @@ static inline void pp_test_dma_sync_for_device(struct device *dev,
 	pp_test_dma_log_sync(&d->dev_log, addr, size);
 	if (dir == DMA_TO_DEVICE)
 		pp_test_dma_log_sync(&d->tx_log, addr, size);
+	m = pp_test_dma_find(addr, size);
+	if (!m)
+		d->synced_unknown++;
+	else if (dir == DMA_FROM_DEVICE)
+		/* The device's to fill again: a read before it syncs back
+		 * sees poison, not the frame it held last.
+		 */
+		memset(pp_test_dma_cpu(m, addr), PP_TEST_DMA_POISON, size);
+	else
+		pp_test_dma_bounce(m, addr, size, true);
 	spin_unlock_irqrestore(&d->lock, flags);
 }
 
@@ -550,6 +657,7 @@ static inline void pp_test_dma_sync_for_cpu(struct device *dev,
 					    enum dma_data_direction dir)
 {
 	struct pp_test_dma *d = &pp_test_dma;
+	struct pp_test_dma_map *m;
 	unsigned long flags;
 
 	pp_test_dma_note_call();
@@ -561,7 +669,39 @@ static inline void pp_test_dma_sync_for_cpu(struct device *dev,
 		return;
 	spin_lock_irqsave(&d->lock, flags);
 	pp_test_dma_log_sync(&d->cpu_log, addr, size);
+	m = pp_test_dma_find(addr, size);
+	if (!m)
+		d->synced_unknown++;
+	else if (dir != DMA_TO_DEVICE)
+		pp_test_dma_bounce(m, addr, size, false);
 	spin_unlock_irqrestore(&d->lock, flags);
+}
+
+/**
+ * pp_test_dma_dev_ptr() - the recording device's memory at a DMA address
+ * @addr: the DMA address
+ * @len: the bytes the device reads or writes from there
+ *
+ * What a case playing the device uses in place of the CPU's page: the
+ * CPU sees those bytes only once the driver syncs them. From the case's
+ * own thread only.
+ *
+ * Return: the memory, or NULL, failing the case, if no live mapping
+ * holds all of [@addr, @addr + @len).
+ */
+static inline void *pp_test_dma_dev_ptr(dma_addr_t addr, size_t len)
+{
+	unsigned long flags;
+	void *p = NULL;
+
+	spin_lock_irqsave(&pp_test_dma.lock, flags);
+	if (pp_test_dma_find(addr, len))
+		p = phys_to_virt(addr);
+	spin_unlock_irqrestore(&pp_test_dma.lock, flags);
+	if (!p)
+		kunit_fail_current_test("no mapping holds %zu bytes at %pad",
+					len, &addr);
+	return p;
 }
 
 static const struct dma_map_ops pp_test_dma_ops = {
@@ -683,6 +823,7 @@ static inline int pp_test_dma_mapped(void)
  * pp_test_dma_expect_unmapped() - expect every map undone, each once
  * @test: the running case
  *
+ * And, on a recording device, every sync inside a live mapping.
  * Waits on a recording device, which wakes the wait at each unmap: pages
  * the stack held come back after the pool's destruction, and the base
  * pool unmaps them only on its deferred retry.
@@ -690,7 +831,7 @@ static inline int pp_test_dma_mapped(void)
 static inline void pp_test_dma_expect_unmapped(struct kunit *test)
 {
 	struct pp_test_dma *d = &pp_test_dma;
-	int twice, unknown, too_many;
+	int twice, unknown, too_many, synced_unknown;
 	unsigned long flags;
 
 	if (!wait_event_timeout(d->unmapped, !pp_test_dma_mapped(),
@@ -703,10 +844,12 @@ static inline void pp_test_dma_expect_unmapped(struct kunit *test)
 	twice = d->mapped_twice;
 	unknown = d->unmapped_unknown;
 	too_many = d->too_many;
+	synced_unknown = d->synced_unknown;
 	spin_unlock_irqrestore(&d->lock, flags);
 	KUNIT_EXPECT_EQ(test, twice, 0);
 	KUNIT_EXPECT_EQ(test, unknown, 0);
 	KUNIT_EXPECT_EQ(test, too_many, 0);
+	KUNIT_EXPECT_EQ(test, synced_unknown, 0);
 }
 
 /**

@@ -7,12 +7,14 @@
  * There is no ConnectX-3 here. Each case builds one RX ring and its
  * completion queue in host memory, filling in only the fields the RX
  * path reads, on a test device whose dma_map_ops record every call the
- * pool and the driver make. Then it runs the driver's code in the order
- * the port and NAPI do: mlx4_en_calc_rx_buf(), mlx4_en_activate_rx_rings()
- * (pools created, descriptors posted), frames written where the posted
- * descriptors point, as the NIC would, with their completions in the
- * mlx4 CQE layout, mlx4_en_process_rx_cq() in softirq context (frames
- * built into skbs or run through XDP, ring refilled), and at the end
+ * pool and the driver make and bounce, as swiotlb does, so that frames
+ * written as the NIC reach the CPU only through the driver's syncs. Then
+ * it runs the driver's code in the order the port and NAPI do:
+ * mlx4_en_calc_rx_buf(), mlx4_en_activate_rx_rings() (pools created,
+ * descriptors posted), frames written where the posted descriptors
+ * point, as the NIC would, with their completions in the mlx4 CQE
+ * layout, mlx4_en_process_rx_cq() in softirq context (frames built into
+ * skbs or run through XDP, ring refilled), and at the end
  * mlx4_en_deactivate_rx_ring().
  *
  * What these cases cannot drive, and why:
@@ -237,8 +239,11 @@ static struct mlx4_cqe *mlx4_rxt_write(struct mlx4_rxt *t, const u8 *frame,
 	for (i = 0; done < len && i < t->priv->num_frags; i++) {
 		unsigned int n = min(len - done,
 				     be32_to_cpu(rx_desc->data[i].byte_count));
-		u8 *p = phys_to_virt(be64_to_cpu(rx_desc->data[i].addr));
+		u8 *p = pp_test_dma_dev_ptr(be64_to_cpu(rx_desc->data[i].addr),
+					    n);
 
+		if (!p)
+			break;
 		for (j = 0; j < n; j++)
 			p[j] = frame ? frame[done + j] :
 				       mlx4_rxt_byte(seed, done + j);
@@ -1053,7 +1058,8 @@ static void mlx4_rx_xdp_tx_returns_pages_to_pool(struct kunit *test)
 	struct bpf_prog *prog;
 	struct mlx4_rxt_tx *x;
 	struct mlx4_rxt *t;
-	int i;
+	int i, j, bad;
+	u8 *sent;
 
 	prog = mlx4_rxt_xdp_prog(test, XDP_TX);
 	t = mlx4_rxt_start(test, 1500, prog);
@@ -1084,6 +1090,12 @@ static void mlx4_rx_xdp_tx_returns_pages_to_pool(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, be32_to_cpu(tx_desc->data.byte_count),
 				lens[i]);
 		KUNIT_EXPECT_NULL(test, mlx4_rxt_frags(t, i)[0].page);
+		/* What the device sends went through the CPU and both syncs. */
+		sent = pp_test_dma_dev_ptr(be64_to_cpu(tx_desc->data.addr),
+					   lens[i]);
+		for (j = 0, bad = 0; sent && j < lens[i]; j++)
+			bad += sent[j] != mlx4_rxt_byte(i, j);
+		KUNIT_EXPECT_EQ_MSG(test, bad, 0, "frame %d as sent", i);
 	}
 	sync = pp_test_dma_last(&pp_test_dma.tx_log);
 	KUNIT_EXPECT_EQ(test, pp_test_dma.tx_log.n, 4);

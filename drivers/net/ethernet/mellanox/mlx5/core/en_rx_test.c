@@ -6,8 +6,10 @@
  *
  * There is no ConnectX here. Each case builds one RQ and its CQ in host
  * memory, filling in only the fields the RX path reads, on a test device
- * whose dma_map_ops record every call the pool and the driver make. Then
- * it runs the driver's code as the channel and NAPI do:
+ * whose dma_map_ops record every call the pool and the driver make and
+ * bounce, as swiotlb does: frames written as the NIC reach the CPU only
+ * through the driver's syncs. Then it runs the driver's code as the
+ * channel and NAPI do:
  * mlx5e_rq_set_handlers() and mlx5e_rq_create_page_pool() as
  * mlx5e_alloc_rq() calls them, mlx5e_post_rx_wqes() (pages from the pool
  * into the WQEs), frames written where the posted WQEs point, as the NIC
@@ -104,12 +106,19 @@ static unsigned int mlx5_rxt_xdp_run(const void *ctx,
 {
 	struct xdp_buff *xdp = (struct xdp_buff *)ctx;
 	struct mlx5_rxt_xdp *x = &mlx5_rxt_xdp;
+	u8 *p;
 
 	x->runs++;
 	if (x->trim)
 		x->trim_err = x->adjust_tail->func((unsigned long)xdp,
 						   (u64)(s64)-x->trim, 0, 0, 0);
 	x->last_len = xdp_get_buff_len(xdp);
+	/* XDP_TX rewrites the frame, so the device sends what the CPU
+	 * wrote only if the driver syncs it for the device.
+	 */
+	if (x->act == XDP_TX)
+		for (p = xdp->data; p < (u8 *)xdp->data_end; p++)
+			*p = ~*p;
 	if (x->redirect_to)
 		return x->redirect->func(x->redirect_to, 0, 0, 0, 0);
 	return x->act;
@@ -633,10 +642,10 @@ static u8 mlx5_rxt_byte(u8 seed, unsigned int i)
 static void mlx5_rxt_fill(dma_addr_t dma, unsigned int len, u8 seed,
 			  unsigned int from)
 {
-	u8 *p = phys_to_virt(dma);
+	u8 *p = pp_test_dma_dev_ptr(dma, len);
 	unsigned int i;
 
-	for (i = 0; i < len; i++)
+	for (i = 0; p && i < len; i++)
 		p[i] = mlx5_rxt_byte(seed, from + i);
 }
 
@@ -1464,7 +1473,8 @@ static void mlx5_rxt_sq_poll_fn(void *arg)
 }
 
 /* d. XDP_TX: the frame goes out on the XDP SQ from the RX page itself, at
- * the DMA address the pool keeps, synced for the device over the frame;
+ * the DMA address the pool keeps, synced for the device over the frame
+ * the program rewrote;
  * the WQE's free keeps the page for the SQ. A completion polled in NAPI
  * puts the page straight back in the pool's cache; the SQ's teardown
  * gives back the pages it still holds.
@@ -1479,7 +1489,8 @@ static void mlx5e_rx_xdp_tx_returns_pages_to_pool(struct kunit *test)
 	struct page *pages[4];
 	struct bpf_prog *prog;
 	struct mlx5_rxt *t;
-	int i, maps;
+	int i, j, bad, maps;
+	u8 *sent;
 
 	if (!IS_ENABLED(CONFIG_X86))
 		kunit_skip(test, "the doorbell is a store to host memory on x86 only");
@@ -1513,6 +1524,11 @@ static void mlx5e_rx_xdp_tx_returns_pages_to_pool(struct kunit *test)
 				      pp_test_dma_synced(&pp_test_dma.dev_log,
 							 dma, lens[i]),
 				      "frame %d not synced for the device", i);
+		/* The device sends the frame as the program rewrote it. */
+		sent = pp_test_dma_dev_ptr(dma, lens[i]);
+		for (j = 0, bad = 0; sent && j < lens[i]; j++)
+			bad += sent[j] != (u8)~mlx5_rxt_byte(i, j);
+		KUNIT_EXPECT_EQ_MSG(test, bad, 0, "frame %d as sent", i);
 	}
 	/* The WQEs were freed, but the SQ holds their pages. */
 	s = mlx5_rxt_stats(t);
