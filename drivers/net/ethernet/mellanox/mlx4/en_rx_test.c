@@ -770,6 +770,7 @@ static void mlx4_rx_bad_frames_stay_posted(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.syncs),
 			MLX4_RXT_RING_SIZE / 2);
 	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.syncs_off_range), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.cpu_syncs), 0);
 
 	mlx4_rxt_stop(t);
 	pp_test_dma_expect_unmapped(test);
@@ -809,6 +810,8 @@ static void mlx4_rx_drop_gives_back_only_the_read_buffer(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, frags[0].page);
 	KUNIT_EXPECT_PTR_EQ(test, frags[1].page, unread[0]);
 	KUNIT_EXPECT_PTR_EQ(test, frags[2].page, unread[1]);
+	/* The CPU read the first buffer only. */
+	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.cpu_syncs), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.maps),
 			3 * MLX4_RXT_RING_SIZE);
 
@@ -1249,6 +1252,16 @@ static void mlx4_rx_pool_counters_survive_restart(struct kunit *test)
 	KUNIT_EXPECT_GE(test, after.alloc_stats.slow, down.alloc_stats.slow + 1);
 	KUNIT_EXPECT_EQ(test, after.recycle_stats.ring,
 			down.recycle_stats.ring);
+
+	/* A second restart adds the second pool's counters to the first's. */
+	memset(&down, 0, sizeof(down));
+	t->priv->port_up = false;
+	mlx4_en_deactivate_rx_ring(t->priv, t->ring);
+	mlx4_en_rx_ring_get_pp_stats(t->ring, &down);
+	KUNIT_EXPECT_EQ(test, down.alloc_stats.slow, after.alloc_stats.slow);
+	KUNIT_EXPECT_EQ(test, down.alloc_stats.fast, after.alloc_stats.fast);
+	KUNIT_ASSERT_EQ(test, mlx4_en_activate_rx_rings(t->priv), 0);
+	t->priv->port_up = true;
 
 	mlx4_rxt_stop(t);
 	pp_test_dma_expect_unmapped(test);

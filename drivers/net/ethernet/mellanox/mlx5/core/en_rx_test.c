@@ -416,11 +416,15 @@ static void mlx5_rxt_striding_wq(struct mlx5_rxt *t)
 	struct mlx5_wq_ll *wq = &rq->mpwqe.wq;
 	int i, n = BIT(MLX5_RXT_MPW_LOG_WQ_SZ);
 	struct mlx5e_rx_wqe_ll *wqe;
+	u8 log_stride;
 
+	/* With XDP a stride takes a page (mlx5e_rx_get_linear_stride_sz()). */
+	log_stride = rcu_access_pointer(rq->xdp_prog) ? PAGE_SHIFT :
+							MLX5_RXT_MPW_LOG_STRIDE;
 	rq->mpwqe.page_shift = PAGE_SHIFT;
 	rq->mpwqe.pages_per_wqe = MLX5_RXT_MPW_PAGES;
-	rq->mpwqe.log_stride_sz = MLX5_RXT_MPW_LOG_STRIDE;
-	rq->mpwqe.num_strides = MLX5_RXT_MPW_STRIDES;
+	rq->mpwqe.log_stride_sz = log_stride;
+	rq->mpwqe.num_strides = MLX5_RXT_MPW_PAGES << (PAGE_SHIFT - log_stride);
 	rq->mpwqe.umr_mode = MLX5E_MPWRQ_UMR_MODE_ALIGNED;
 	rq->mpwqe.umr_wqebbs = MLX5_RXT_MPW_UMR_WQEBBS;
 	rq->mpwqe.mtts_per_wqe = MLX5_RXT_MPW_PAGES;
@@ -430,7 +434,7 @@ static void mlx5_rxt_striding_wq(struct mlx5_rxt *t)
 					MLX5_UMR_INLINE;
 	rq->mpwqe.umr_wqe.uctrl.xlt_octowords =
 		cpu_to_be16(MLX5_RXT_MPW_UMR_OCTWORDS);
-	rq->buff.frame0_sz = BIT(MLX5_RXT_MPW_LOG_STRIDE);
+	rq->buff.frame0_sz = BIT(log_stride);
 	mlx5_rxt_fbc(t->test, &wq->fbc,
 		     order_base_2(sizeof(*wqe) + sizeof(wqe->data[0])),
 		     MLX5_RXT_MPW_LOG_WQ_SZ);
@@ -438,7 +442,7 @@ static void mlx5_rxt_striding_wq(struct mlx5_rxt *t)
 		wqe = mlx5_wq_ll_get_wqe(wq, i);
 		wqe->next.next_wqe_index = cpu_to_be16((i + 1) & (n - 1));
 		wqe->data[0].byte_count =
-			cpu_to_be32(MLX5_RXT_MPW_STRIDES << MLX5_RXT_MPW_LOG_STRIDE);
+			cpu_to_be32(rq->mpwqe.num_strides << log_stride);
 	}
 	wqe = mlx5_wq_ll_get_wqe(wq, n - 1);
 	wq->tail_next = &wqe->next.next_wqe_index;
@@ -1986,9 +1990,13 @@ static void mlx5e_rx_error_cqes_give_buffers_back(struct kunit *test)
 
 	mlx5_rxt_post(t);
 	cpu_syncs = pp_test_dma.cpu_log.n;
+	/* The first buffer of the page: the page stays out. */
 	mlx5_rxt_receive_err(t, MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR);
+	KUNIT_EXPECT_EQ(test, mlx5_rxt_poll(t, 64), 1);
+	s = mlx5_rxt_stats(t);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.cached, 0ULL);
 	mlx5_rxt_receive_err(t, MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR);
-	KUNIT_EXPECT_EQ(test, mlx5_rxt_poll(t, 64), 2);
+	KUNIT_EXPECT_EQ(test, mlx5_rxt_poll(t, 64), 1);
 	KUNIT_EXPECT_EQ(test, t->rq->stats->wqe_err, 2ULL);
 	KUNIT_EXPECT_EQ(test, skb_queue_len(&t->skbs), 0U);
 	KUNIT_EXPECT_FALSE(test, test_bit(MLX5E_RQ_STATE_RECOVERING,
@@ -1999,6 +2007,69 @@ static void mlx5e_rx_error_cqes_give_buffers_back(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s.recycle_stats.released_refcnt, 0ULL);
 
 	mlx5_rxt_stop(t);
+	mlx5_rxt_expect_released(test, t);
+}
+
+/* A striding RQ with XDP, a stride to a page. A redirected frame takes
+ * its page whole: the driver gives back its own users at once, as cpumap
+ * and veth take the page out of the pool when they make an skb of the
+ * frame, and leaves the page out of the WQE's release. Here the WQE
+ * is used up while the frame still holds its page.
+ */
+static void mlx5e_rx_striding_xdp_redirect_hands_page_over(struct kunit *test)
+{
+	struct mlx5_rxt_fwd *f = &mlx5_rxt_fwd;
+	struct mlx5e_mpw_info *wi;
+	struct page_pool_stats s;
+	struct net_device *fwd;
+	struct bpf_prog *prog;
+	struct sk_buff *skb;
+	struct mlx5_rxt *t;
+	struct page *page;
+
+	fwd = mlx5_rxt_fwd_start(test);
+	prog = mlx5_rxt_xdp_prog(test, XDP_REDIRECT, 0);
+	mlx5_rxt_xdp.redirect_to = fwd->ifindex;
+	t = mlx5_rxt_start(test, 1500, prog, true);
+	memset(f, 0, sizeof(*f));
+	KUNIT_ASSERT_EQ(test, t->rq->mpwqe.num_strides, MLX5_RXT_MPW_PAGES);
+	mlx5_rxt_poll(t, 1);
+	KUNIT_ASSERT_TRUE(test, mlx5_rxt_umr_done(t));
+	mlx5_rxt_poll(t, 1);
+	wi = mlx5e_get_mpw_info(t->rq, 0);
+	page = wi->alloc_units[0].page;
+
+	mlx5_rxt_receive_mpwrq(t, 0, 0, 1, 100, 7);
+	KUNIT_EXPECT_EQ(test, mlx5_rxt_poll(t, 64), 1);
+	KUNIT_EXPECT_EQ(test, t->rq->stats->xdp_redirect, 1ULL);
+	KUNIT_ASSERT_EQ(test, f->n, 1);
+	/* The frame holds the page's only user. */
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&page->pp_frag_count), 1L);
+	KUNIT_EXPECT_TRUE(test, test_bit(0, wi->xdp_xmit_bitmap));
+
+	/* A filler uses up the WQE: its seven other pages go to the cache,
+	 * and the frame's page is left as the frame holds it.
+	 */
+	mlx5_rxt_receive_mpwrq(t, 0, 1, MLX5_RXT_MPW_PAGES - 1, 0, 0);
+	KUNIT_EXPECT_EQ(test, mlx5_rxt_poll(t, 64), 1);
+	s = mlx5_rxt_stats(t);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.cached,
+			(u64)MLX5_RXT_MPW_PAGES - 1);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&page->pp_frag_count), 1L);
+	KUNIT_EXPECT_EQ(test, page_ref_count(page), 1);
+
+	/* Now cpumap or veth makes an skb of it: the page leaves the pool. */
+	skb = xdp_build_skb_from_frame(f->frames[0], fwd);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	kfree_skb(skb);
+	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.unmaps), 1);
+	s = mlx5_rxt_stats(t);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.released_refcnt, 0ULL);
+
+	mlx5_rxt_stop(t);
+	bpf_prog_free(prog);
+	unregister_netdev(fwd);
+	free_netdev(fwd);
 	mlx5_rxt_expect_released(test, t);
 }
 
@@ -2138,6 +2209,7 @@ static struct kunit_case mlx5_rxt_cases[] = {
 	KUNIT_CASE(mlx5e_rx_striding_refill_fault_gives_pages_back),
 	KUNIT_CASE(mlx5e_rx_skbs_freed_in_napi_poll_recycle_to_cache),
 	KUNIT_CASE(mlx5e_rx_error_cqes_give_buffers_back),
+	KUNIT_CASE(mlx5e_rx_striding_xdp_redirect_hands_page_over),
 	KUNIT_CASE(mlx5e_rx_teardown_with_skbs_held_leaks_nothing),
 	{}
 };
