@@ -31,10 +31,8 @@
  * - mlx5e_alloc_rq() and mlx5e_open_rq(): the WQ and CQ buffers come from
  *   mlx5_wq_cyc_create() and friends on a live device, the RQ and the
  *   UMR mkey are created by firmware commands. The cases set the same
- *   fields by hand. Which buffers of a legacy RQ share a page is decided
- *   by mlx5e_init_frags_partition(), static in en_main.c, which en_rx.c
- *   cannot call: the cases lay the buffers out themselves, two 2 KiB
- *   buffers to a page, one buffer to a page with XDP.
+ *   fields by hand, then let mlx5e_init_frags_partition() (made
+ *   callable by the KUnit patch) decide which buffers share a page.
  * - The striding RQ's parameters (mlx5e_build_rq_param() for a striding
  *   RQ) need the striding capabilities of a real device; the cases use
  *   WQEs of 8 pages, smaller than any device's, set by hand.
@@ -306,40 +304,6 @@ static struct mlx5_core_dev *mlx5_rxt_mdev(struct kunit *test)
 	return mdev;
 }
 
-/* The layout the cases give a legacy RQ, in place of
- * mlx5e_init_frags_partition(), which en_rx.c cannot call: buffers in
- * ring order, a page holding consecutive ones while they fit, the last
- * buffer in a page marked to release it.
- */
-static void mlx5_rxt_partition(struct mlx5e_rq *rq)
-{
-	struct mlx5e_wqe_frag_info *prev = NULL;
-	union mlx5e_alloc_unit *au = rq->wqe.alloc_units;
-	u32 offset = 0;
-	int i, f;
-
-	for (i = 0; i < MLX5_RXT_WQ_SZ; i++) {
-		struct mlx5e_wqe_frag_info *frag =
-			&rq->wqe.frags[i << rq->wqe.info.log_num_frags];
-
-		for (f = 0; f < rq->wqe.info.num_frags; f++, frag++) {
-			u32 stride = rq->wqe.info.arr[f].frag_stride;
-
-			if (offset + stride > PAGE_SIZE) {
-				au++;
-				offset = 0;
-				prev->last_in_page = true;
-			}
-			frag->au = au;
-			frag->offset = offset;
-			frag->last_in_page = false;
-			offset += stride;
-			prev = frag;
-		}
-	}
-	prev->last_in_page = true;
-}
-
 /* The legacy RQ's WQ, of WQEs of 2^@log_stride bytes: the fields
  * mlx5e_alloc_rq() writes in each WQE.
  */
@@ -363,7 +327,8 @@ static void mlx5_rxt_legacy_wq(struct mlx5_rxt *t, u8 log_stride)
 	KUNIT_ASSERT_NOT_NULL(t->test, rq->wqe.frags);
 	KUNIT_ASSERT_NOT_NULL(t->test, rq->wqe.alloc_units);
 	KUNIT_ASSERT_NOT_NULL(t->test, rq->wqe.pp_refs);
-	mlx5_rxt_partition(rq);
+	/* The driver's layout: which buffers share a page. */
+	mlx5e_init_frags_partition(rq);
 	for (i = 0; i < MLX5_RXT_WQ_SZ; i++) {
 		struct mlx5e_rx_wqe_cyc *wqe = mlx5_wq_cyc_get_wqe(&rq->wqe.wq, i);
 
