@@ -952,6 +952,94 @@ static void mlx4_rx_xdp_drop_recycles_direct(struct kunit *test)
 	pp_test_dma_expect_unmapped(test);
 }
 
+/* A program of the case's own, run where the interpreter would run one:
+ * it pops @head bytes off the frame's front and grows its end by @tail
+ * through the helpers a BPF program calls, writes the bytes the tail
+ * gains as the frame's own, and passes the frame.
+ */
+struct mlx4_rxt_adjust {
+	const struct bpf_func_proto *head_fn;
+	const struct bpf_func_proto *tail_fn;
+	int head;
+	int tail;
+	u8 seed;
+	u64 err;
+};
+
+static struct mlx4_rxt_adjust mlx4_rxt_adjust;
+
+static unsigned int mlx4_rxt_adjust_run(const void *ctx,
+					const struct bpf_insn *insn)
+{
+	struct xdp_buff *xdp = (struct xdp_buff *)ctx;
+	struct mlx4_rxt_adjust *a = &mlx4_rxt_adjust;
+	unsigned int len, i;
+	u8 *data;
+
+	a->err = a->head_fn->func((unsigned long)xdp, a->head, 0, 0, 0);
+	len = xdp->data_end - xdp->data;
+	a->err |= a->tail_fn->func((unsigned long)xdp, a->tail, 0, 0, 0);
+	data = xdp->data;
+	for (i = len; i < len + a->tail; i++)
+		data[i] = mlx4_rxt_byte(a->seed, a->head + i);
+	return XDP_PASS;
+}
+
+static struct bpf_prog *mlx4_rxt_adjust_prog(struct kunit *test, int head,
+					     int tail, u8 seed)
+{
+	struct mlx4_rxt_adjust *a = &mlx4_rxt_adjust;
+	struct bpf_prog *prog;
+
+	prog = bpf_prog_alloc(bpf_prog_size(1), 0);
+	KUNIT_ASSERT_NOT_NULL(test, prog);
+	prog->len = 1;
+	prog->insnsi[0] = BPF_EXIT_INSN();
+	prog->type = BPF_PROG_TYPE_XDP;
+	prog->bpf_func = mlx4_rxt_adjust_run;
+	a->head_fn = xdp_verifier_ops.get_func_proto(BPF_FUNC_xdp_adjust_head,
+						     prog);
+	a->tail_fn = xdp_verifier_ops.get_func_proto(BPF_FUNC_xdp_adjust_tail,
+						     prog);
+	KUNIT_ASSERT_NOT_NULL(test, a->head_fn);
+	KUNIT_ASSERT_NOT_NULL(test, a->tail_fn);
+	a->head = head;
+	a->tail = tail;
+	a->seed = seed;
+	a->err = 0;
+	return prog;
+}
+
+/* bpf_xdp_adjust_head() and bpf_xdp_adjust_tail(): a program pops 14
+ * bytes off a 1000-byte frame and grows it by 100 into the tailroom. The
+ * skb starts where the frame now does, on the pool page, and holds all
+ * 1086 bytes, the 100 the program wrote included.
+ */
+static void mlx4_rx_xdp_adjust_head_and_tail(struct kunit *test)
+{
+	struct bpf_prog *prog = mlx4_rxt_adjust_prog(test, 14, 100, 3);
+	struct mlx4_rxt *t = mlx4_rxt_start(test, 1500, prog);
+	struct page *page = mlx4_rxt_frags(t, 0)[0].page;
+	struct sk_buff *skb;
+
+	mlx4_rxt_receive(t, 1000, 3, 0, 0);
+	KUNIT_EXPECT_EQ(test, mlx4_rxt_poll(t, 64), 1);
+	KUNIT_EXPECT_EQ(test, mlx4_rxt_adjust.err, 0ULL);
+	KUNIT_ASSERT_EQ(test, skb_queue_len(&t->skbs), 1U);
+	skb = skb_peek(&t->skbs);
+	KUNIT_EXPECT_PTR_EQ(test, (void *)skb->head, page_address(page));
+	KUNIT_EXPECT_EQ(test, skb_mac_header(skb) - skb->head,
+			XDP_PACKET_HEADROOM + 14);
+	/* Byte i of what is left was byte i + 14 of the frame. */
+	mlx4_rxt_expect_frame(test, skb, 1000 - 14 + 100, 3 + 14 * 7);
+	KUNIT_EXPECT_TRUE(test, skb->pp_recycle);
+
+	mlx4_rxt_free_skbs(t);
+	mlx4_rxt_stop(t);
+	bpf_prog_free(prog);
+	pp_test_dma_expect_unmapped(test);
+}
+
 /* XDP_PASS: the skb is built on the page with XDP's headroom in front. */
 static void mlx4_rx_xdp_pass_builds_skb(struct kunit *test)
 {
@@ -1368,6 +1456,7 @@ static struct kunit_case mlx4_rxt_cases[] = {
 	KUNIT_CASE(mlx4_rx_pool_follows_napi_node),
 	KUNIT_CASE(mlx4_rx_xdp_drop_recycles_direct),
 	KUNIT_CASE(mlx4_rx_xdp_pass_builds_skb),
+	KUNIT_CASE(mlx4_rx_xdp_adjust_head_and_tail),
 	KUNIT_CASE(mlx4_rx_xdp_tx_returns_pages_to_pool),
 	KUNIT_CASE(mlx4_rx_xdp_tx_ring_full_drops_to_cache),
 	KUNIT_CASE(mlx4_rx_refill_failure_waits_for_pages),
