@@ -15,6 +15,7 @@
 #include <linux/cpumask.h>
 #include <linux/device.h>
 #include <linux/dma-map-ops.h>
+#include <linux/filter.h>
 #include <linux/interrupt.h>
 #include <linux/netdevice.h>
 #include <linux/random.h>
@@ -141,6 +142,30 @@ static inline void pp_test_softirq_fn(struct tasklet_struct *t)
 
 	s->fn(s->arg);
 	complete(&s->done);
+}
+
+/**
+ * pp_test_xdp_prog() - an XDP program that runs a C function of the case
+ * @test: the case
+ * @run: what the program does, called where the interpreter would run
+ *	 it; it may call the helpers a BPF program calls, as found through
+ *	 xdp_verifier_ops, with no verifier in the way
+ *
+ * Return: a one-instruction program whose bpf_func is @run; bpf_prog_free()
+ * frees it.
+ */
+static inline struct bpf_prog *
+pp_test_xdp_prog(struct kunit *test,
+		 unsigned int (*run)(const void *ctx, const struct bpf_insn *insn))
+{
+	struct bpf_prog *prog = bpf_prog_alloc(bpf_prog_size(1), 0);
+
+	KUNIT_ASSERT_NOT_NULL(test, prog);
+	prog->len = 1;
+	prog->insnsi[0] = BPF_EXIT_INSN();
+	prog->type = BPF_PROG_TYPE_XDP;
+	prog->bpf_func = run;
+	return prog;
 }
 
 /**

@@ -988,15 +988,9 @@ static unsigned int mlx4_rxt_adjust_run(const void *ctx,
 static struct bpf_prog *mlx4_rxt_adjust_prog(struct kunit *test, int head,
 					     int tail, u8 seed)
 {
+	struct bpf_prog *prog = pp_test_xdp_prog(test, mlx4_rxt_adjust_run);
 	struct mlx4_rxt_adjust *a = &mlx4_rxt_adjust;
-	struct bpf_prog *prog;
 
-	prog = bpf_prog_alloc(bpf_prog_size(1), 0);
-	KUNIT_ASSERT_NOT_NULL(test, prog);
-	prog->len = 1;
-	prog->insnsi[0] = BPF_EXIT_INSN();
-	prog->type = BPF_PROG_TYPE_XDP;
-	prog->bpf_func = mlx4_rxt_adjust_run;
 	a->head_fn = xdp_verifier_ops.get_func_proto(BPF_FUNC_xdp_adjust_head,
 						     prog);
 	a->tail_fn = xdp_verifier_ops.get_func_proto(BPF_FUNC_xdp_adjust_tail,

@@ -125,15 +125,9 @@ static unsigned int mlx5_rxt_xdp_run(const void *ctx,
 static struct bpf_prog *mlx5_rxt_xdp_prog(struct kunit *test, u32 act,
 					  int trim)
 {
-	struct bpf_prog *prog;
+	struct bpf_prog *prog = pp_test_xdp_prog(test, mlx5_rxt_xdp_run);
 
-	prog = bpf_prog_alloc(bpf_prog_size(1), 0);
-	KUNIT_ASSERT_NOT_NULL(test, prog);
-	prog->len = 1;
-	prog->insnsi[0] = BPF_EXIT_INSN();
-	prog->type = BPF_PROG_TYPE_XDP;
 	prog->aux->xdp_has_frags = true;
-	prog->bpf_func = mlx5_rxt_xdp_run;
 	mlx5_rxt_xdp.act = act;
 	mlx5_rxt_xdp.trim = trim;
 	mlx5_rxt_xdp.adjust_tail =
