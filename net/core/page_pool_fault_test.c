@@ -13,7 +13,6 @@
  */
 #include <kunit/test.h>
 #include <linux/atomic.h>
-#include <linux/debugfs.h>
 #include <linux/fault-inject.h>
 #include <linux/workqueue.h>
 #include <net/page_pool.h>
@@ -27,82 +26,8 @@
 #define PP_FAULT_ROUNDS		512
 #define PP_FAULT_BATCH		64	/* one NAPI budget */
 
-/* The debugfs knobs of one fault attribute that the cases turn. */
-struct pp_fault_attr {
-	const char *name;
-	unsigned long *probability;
-	unsigned long *interval;
-	unsigned long *verbose;
-	atomic_t *times;
-	bool *ignore_gfp_wait;
-	u32 *min_order;		/* fail_page_alloc only */
-	/* What they were before the case. */
-	unsigned long old_probability, old_interval, old_verbose;
-	int old_times;
-	bool old_ignore;
-	u32 old_min_order;
-};
-
-static struct pp_fault_attr pp_fault_page = { .name = "fail_page_alloc" };
-static struct pp_fault_attr pp_fault_slab = { .name = "failslab" };
-
-static void *pp_fault_knob(struct dentry *dir, const char *name)
-{
-	struct dentry *d = debugfs_lookup(name, dir);
-	void *data;
-
-	if (!d)
-		return NULL;
-	/* debugfs keeps the pointer a file was created with here. */
-	data = d_inode(d)->i_private;
-	dput(d);
-	return data;
-}
-
-static int pp_fault_attr_find(struct pp_fault_attr *a, bool has_min_order)
-{
-	struct dentry *dir = debugfs_lookup(a->name, NULL);
-
-	if (!dir)
-		return -ENOENT;
-	a->probability = pp_fault_knob(dir, "probability");
-	a->interval = pp_fault_knob(dir, "interval");
-	a->verbose = pp_fault_knob(dir, "verbose");
-	a->times = pp_fault_knob(dir, "times");
-	a->ignore_gfp_wait = pp_fault_knob(dir, "ignore-gfp-wait");
-	a->min_order = has_min_order ? pp_fault_knob(dir, "min-order") : NULL;
-	dput(dir);
-	if (!a->probability || !a->interval || !a->verbose || !a->times ||
-	    !a->ignore_gfp_wait || (has_min_order && !a->min_order))
-		return -ENOENT;
-	return 0;
-}
-
-static void pp_fault_attr_save(struct pp_fault_attr *a)
-{
-	a->old_probability = READ_ONCE(*a->probability);
-	a->old_interval = READ_ONCE(*a->interval);
-	a->old_verbose = READ_ONCE(*a->verbose);
-	a->old_times = atomic_read(a->times);
-	a->old_ignore = READ_ONCE(*a->ignore_gfp_wait);
-	if (a->min_order)
-		a->old_min_order = READ_ONCE(*a->min_order);
-	/* Quiet and unlimited, but off until a case sets a rate. */
-	WRITE_ONCE(*a->probability, 0);
-	WRITE_ONCE(*a->verbose, 0);
-	atomic_set(a->times, -1);
-}
-
-static void pp_fault_attr_restore(struct pp_fault_attr *a)
-{
-	WRITE_ONCE(*a->probability, a->old_probability);
-	WRITE_ONCE(*a->interval, a->old_interval);
-	WRITE_ONCE(*a->verbose, a->old_verbose);
-	atomic_set(a->times, a->old_times);
-	WRITE_ONCE(*a->ignore_gfp_wait, a->old_ignore);
-	if (a->min_order)
-		WRITE_ONCE(*a->min_order, a->old_min_order);
-}
+static struct pp_test_fault pp_fault_page = { .name = "fail_page_alloc" };
+static struct pp_test_fault pp_fault_slab = { .name = "failslab" };
 
 /* The pool under test, its pages out, and what happened to them. */
 struct pp_fault_run {
@@ -342,8 +267,8 @@ static void pp_fault_create_error_paths(struct kunit *test)
 
 static int pp_fault_test_init(struct kunit *test)
 {
-	pp_fault_attr_save(&pp_fault_page);
-	pp_fault_attr_save(&pp_fault_slab);
+	pp_test_fault_save(&pp_fault_page);
+	pp_test_fault_save(&pp_fault_slab);
 	/* Order 0 too: the pool's pages are order 0. */
 	WRITE_ONCE(*pp_fault_page.min_order, 0);
 	pp_test_dma_reset();
@@ -356,17 +281,19 @@ static void pp_fault_test_exit(struct kunit *test)
 	pp_test_unpin_cpu();
 	WRITE_ONCE(pp_test_dma.fail_pct, 0);
 	current->fail_nth = 0;
-	pp_fault_attr_restore(&pp_fault_slab);
-	pp_fault_attr_restore(&pp_fault_page);
+	pp_test_fault_restore(&pp_fault_slab);
+	pp_test_fault_restore(&pp_fault_page);
 }
 
 static int pp_fault_suite_init(struct kunit_suite *suite)
 {
 	int err;
 
-	err = pp_fault_attr_find(&pp_fault_page, true);
+	err = pp_test_fault_find(&pp_fault_page);
+	if (!err && !pp_fault_page.min_order)
+		err = -ENOENT;
 	if (!err)
-		err = pp_fault_attr_find(&pp_fault_slab, false);
+		err = pp_test_fault_find(&pp_fault_slab);
 	if (!err)
 		err = pp_test_dma_register("page_pool_fault_dma");
 	return err;

@@ -13,12 +13,15 @@
 #include <kunit/test-bug.h>
 #include <linux/completion.h>
 #include <linux/cpumask.h>
+#include <linux/debugfs.h>
 #include <linux/device.h>
 #include <linux/dma-map-ops.h>
+#include <linux/etherdevice.h>
 #include <linux/filter.h>
 #include <linux/interrupt.h>
 #include <linux/netdevice.h>
 #include <linux/random.h>
+#include <linux/rtnetlink.h>
 #include <linux/sched.h>
 #include <linux/spinlock.h>
 #include <linux/wait.h>
@@ -128,6 +131,89 @@ static inline struct page_pool_stats pp_test_stats(struct page_pool *pool)
 }
 #endif
 
+/* The debugfs knobs of a fault attribute (fail_page_alloc, failslab),
+ * turned through the data behind their files, as a write to them would.
+ */
+struct pp_test_fault {
+	const char *name;
+	unsigned long *probability;
+	unsigned long *interval;
+	unsigned long *verbose;
+	atomic_t *times;
+	bool *ignore_gfp_wait;
+	u32 *min_order;		/* fail_page_alloc's */
+	/* What they were before the case. */
+	unsigned long old_probability, old_interval, old_verbose;
+	int old_times;
+	bool old_ignore;
+	u32 old_min_order;
+};
+
+static inline void *pp_test_fault_knob(struct dentry *dir, const char *name)
+{
+	struct dentry *d = debugfs_lookup(name, dir);
+	void *data;
+
+	if (IS_ERR_OR_NULL(d))
+		return NULL;
+	/* debugfs keeps the pointer a file was created with here. */
+	data = d_inode(d)->i_private;
+	dput(d);
+	return data;
+}
+
+/**
+ * pp_test_fault_find() - find the knobs of a fault attribute
+ * @a: the attribute, its @name set
+ *
+ * Return: 0, or -ENOENT if the kernel lacks the attribute or one of the
+ * knobs every attribute has; the others are left NULL where absent.
+ */
+static inline int pp_test_fault_find(struct pp_test_fault *a)
+{
+	struct dentry *dir = debugfs_lookup(a->name, NULL);
+
+	if (IS_ERR_OR_NULL(dir))
+		return -ENOENT;
+	a->probability = pp_test_fault_knob(dir, "probability");
+	a->interval = pp_test_fault_knob(dir, "interval");
+	a->verbose = pp_test_fault_knob(dir, "verbose");
+	a->times = pp_test_fault_knob(dir, "times");
+	a->ignore_gfp_wait = pp_test_fault_knob(dir, "ignore-gfp-wait");
+	a->min_order = pp_test_fault_knob(dir, "min-order");
+	dput(dir);
+	if (!a->probability || !a->interval || !a->verbose || !a->times ||
+	    !a->ignore_gfp_wait)
+		return -ENOENT;
+	return 0;
+}
+
+/* Saves the knobs, then leaves the attribute quiet, unlimited and off. */
+static inline void pp_test_fault_save(struct pp_test_fault *a)
+{
+	a->old_probability = READ_ONCE(*a->probability);
+	a->old_interval = READ_ONCE(*a->interval);
+	a->old_verbose = READ_ONCE(*a->verbose);
+	a->old_times = atomic_read(a->times);
+	a->old_ignore = READ_ONCE(*a->ignore_gfp_wait);
+	if (a->min_order)
+		a->old_min_order = READ_ONCE(*a->min_order);
+	WRITE_ONCE(*a->probability, 0);
+	WRITE_ONCE(*a->verbose, 0);
+	atomic_set(a->times, -1);
+}
+
+static inline void pp_test_fault_restore(struct pp_test_fault *a)
+{
+	WRITE_ONCE(*a->probability, a->old_probability);
+	WRITE_ONCE(*a->interval, a->old_interval);
+	WRITE_ONCE(*a->verbose, a->old_verbose);
+	atomic_set(a->times, a->old_times);
+	WRITE_ONCE(*a->ignore_gfp_wait, a->old_ignore);
+	if (a->min_order)
+		WRITE_ONCE(*a->min_order, a->old_min_order);
+}
+
 /* A step to run in softirq context, as a NAPI poll would. */
 struct pp_test_softirq {
 	struct tasklet_struct tasklet;
@@ -166,6 +252,72 @@ pp_test_xdp_prog(struct kunit *test,
 	prog->type = BPF_PROG_TYPE_XDP;
 	prog->bpf_func = run;
 	return prog;
+}
+
+/* The far side of XDP_REDIRECT for the drivers' suites: an interface
+ * that keeps the frames it is given to send, for the case to return or
+ * turn into skbs as cpumap or veth would.
+ */
+struct pp_test_fwd {
+	struct xdp_frame *frames[16];
+	int n;
+};
+
+static inline int pp_test_fwd_xdp_xmit(struct net_device *dev, int n,
+				       struct xdp_frame **frames, u32 flags)
+{
+	struct pp_test_fwd *f = netdev_priv(dev);
+	int i;
+
+	for (i = 0; i < n && f->n < ARRAY_SIZE(f->frames); i++)
+		f->frames[f->n++] = frames[i];
+	return i;
+}
+
+static inline netdev_tx_t pp_test_fwd_start_xmit(struct sk_buff *skb,
+						 struct net_device *dev)
+{
+	dev_kfree_skb_any(skb);
+	return NETDEV_TX_OK;
+}
+
+/**
+ * pp_test_fwd_start() - register and open a pp_test_fwd interface
+ * @test: the case
+ *
+ * Return: the interface; netdev_priv() is its struct pp_test_fwd, and
+ * pp_test_fwd_stop() takes it down.
+ */
+static inline struct net_device *pp_test_fwd_start(struct kunit *test)
+{
+	static const struct net_device_ops ops = {
+		.ndo_start_xmit = pp_test_fwd_start_xmit,
+		.ndo_xdp_xmit = pp_test_fwd_xdp_xmit,
+	};
+	struct net_device *dev = alloc_etherdev(sizeof(struct pp_test_fwd));
+	int err;
+
+	KUNIT_ASSERT_NOT_NULL(test, dev);
+	dev->netdev_ops = &ops;
+	eth_hw_addr_random(dev);
+	rtnl_lock();
+	err = register_netdevice(dev);
+	if (!err) {
+		err = dev_open(dev, NULL);
+		if (err)
+			unregister_netdevice(dev);
+	}
+	rtnl_unlock();
+	if (err)
+		free_netdev(dev);
+	KUNIT_ASSERT_EQ(test, err, 0);
+	return dev;
+}
+
+static inline void pp_test_fwd_stop(struct net_device *dev)
+{
+	unregister_netdev(dev);
+	free_netdev(dev);
 }
 
 /**
@@ -309,7 +461,11 @@ static struct pp_test_release *pp_test_watched;
 
 static inline void pp_test_disconnect(void *allocator)
 {
-	complete(&pp_test_watched->released);
+	struct pp_test_release *r = READ_ONCE(pp_test_watched);
+
+	/* NULL once a case stopped waiting: its watcher may be gone. */
+	if (r)
+		complete(&r->released);
 }
 
 /**
@@ -324,7 +480,7 @@ static inline void pp_test_watch_release(struct page_pool *pool,
 	init_completion(&r->released);
 	r->mem.type = MEM_TYPE_PAGE_POOL;
 	r->mem.id = 0;
-	pp_test_watched = r;
+	WRITE_ONCE(pp_test_watched, r);
 	page_pool_use_xdp_mem(pool, pp_test_disconnect, &r->mem);
 }
 
@@ -358,12 +514,15 @@ static inline void pp_test_destroy(struct page_pool *pool)
  * pp_test_released() - wait until a watched pool is freed
  * @r: the watcher
  *
- * Return: true if the pool was freed within PP_TEST_RELEASE_TIMEOUT.
+ * Return: true if the pool was freed within PP_TEST_RELEASE_TIMEOUT; if
+ * not, @r is no longer told, so that the case may free it.
  */
 static inline bool pp_test_released(struct pp_test_release *r)
 {
-	return wait_for_completion_timeout(&r->released,
-					   PP_TEST_RELEASE_TIMEOUT);
+	if (wait_for_completion_timeout(&r->released, PP_TEST_RELEASE_TIMEOUT))
+		return true;
+	cmpxchg(&pp_test_watched, r, NULL);
+	return false;
 }
 
 /* A device whose DMA "mapping" is the physical address and which only

@@ -139,56 +139,6 @@ static struct bpf_prog *mlx5_rxt_xdp_prog(struct kunit *test, u32 act,
 	return prog;
 }
 
-/* The far side of XDP_REDIRECT: an interface that keeps the frames it is
- * given to transmit.
- */
-struct mlx5_rxt_fwd {
-	struct xdp_frame *frames[16];
-	int n;
-};
-
-static struct mlx5_rxt_fwd mlx5_rxt_fwd;
-
-static int mlx5_rxt_fwd_xdp_xmit(struct net_device *dev, int n,
-				 struct xdp_frame **frames, u32 flags)
-{
-	struct mlx5_rxt_fwd *f = &mlx5_rxt_fwd;
-	int i;
-
-	for (i = 0; i < n && f->n < ARRAY_SIZE(f->frames); i++)
-		f->frames[f->n++] = frames[i];
-	return i;
-}
-
-static netdev_tx_t mlx5_rxt_fwd_start_xmit(struct sk_buff *skb,
-					   struct net_device *dev)
-{
-	dev_kfree_skb_any(skb);
-	return NETDEV_TX_OK;
-}
-
-static const struct net_device_ops mlx5_rxt_fwd_ops = {
-	.ndo_start_xmit = mlx5_rxt_fwd_start_xmit,
-	.ndo_xdp_xmit = mlx5_rxt_fwd_xdp_xmit,
-};
-
-static struct net_device *mlx5_rxt_fwd_start(struct kunit *test)
-{
-	struct net_device *dev = alloc_etherdev(0);
-	int err;
-
-	KUNIT_ASSERT_NOT_NULL(test, dev);
-	dev->netdev_ops = &mlx5_rxt_fwd_ops;
-	eth_hw_addr_random(dev);
-	rtnl_lock();
-	err = register_netdevice(dev);
-	if (!err)
-		err = dev_open(dev, NULL);
-	rtnl_unlock();
-	KUNIT_ASSERT_EQ(test, err, 0);
-	return dev;
-}
-
 /* One channel's RQ, its CQ and, with XDP, its XDP SQ, as
  * mlx5e_open_channel() leaves them.
  */
@@ -1360,7 +1310,7 @@ static void mlx5e_rx_xdp_pass_builds_skb(struct kunit *test)
  */
 static void mlx5e_rx_xdp_redirect_frame_holds_page(struct kunit *test)
 {
-	struct mlx5_rxt_fwd *f = &mlx5_rxt_fwd;
+	struct pp_test_fwd *f;
 	struct page_pool_stats s;
 	struct net_device *fwd;
 	struct bpf_prog *prog;
@@ -1368,11 +1318,11 @@ static void mlx5e_rx_xdp_redirect_frame_holds_page(struct kunit *test)
 	struct mlx5_rxt *t;
 	int i;
 
-	fwd = mlx5_rxt_fwd_start(test);
+	fwd = pp_test_fwd_start(test);
+	f = netdev_priv(fwd);
 	prog = mlx5_rxt_xdp_prog(test, XDP_REDIRECT, 0);
 	mlx5_rxt_xdp.redirect_to = fwd->ifindex;
 	t = mlx5_rxt_start(test, 1500, prog, false);
-	memset(f, 0, sizeof(*f));
 	mlx5_rxt_post(t);
 	for (i = 0; i < 4; i++) {
 		pages[i] = mlx5_rxt_frag(t, i)->au->page;
@@ -1419,8 +1369,7 @@ static void mlx5e_rx_xdp_redirect_frame_holds_page(struct kunit *test)
 
 	mlx5_rxt_stop(t);
 	bpf_prog_free(prog);
-	unregister_netdev(fwd);
-	free_netdev(fwd);
+	pp_test_fwd_stop(fwd);
 	mlx5_rxt_expect_released(test, t);
 }
 
@@ -1977,7 +1926,7 @@ static void mlx5e_rx_error_cqes_give_buffers_back(struct kunit *test)
  */
 static void mlx5e_rx_striding_xdp_redirect_hands_page_over(struct kunit *test)
 {
-	struct mlx5_rxt_fwd *f = &mlx5_rxt_fwd;
+	struct pp_test_fwd *f;
 	struct mlx5e_mpw_info *wi;
 	struct page_pool_stats s;
 	struct net_device *fwd;
@@ -1986,11 +1935,11 @@ static void mlx5e_rx_striding_xdp_redirect_hands_page_over(struct kunit *test)
 	struct mlx5_rxt *t;
 	struct page *page;
 
-	fwd = mlx5_rxt_fwd_start(test);
+	fwd = pp_test_fwd_start(test);
+	f = netdev_priv(fwd);
 	prog = mlx5_rxt_xdp_prog(test, XDP_REDIRECT, 0);
 	mlx5_rxt_xdp.redirect_to = fwd->ifindex;
 	t = mlx5_rxt_start(test, 1500, prog, true);
-	memset(f, 0, sizeof(*f));
 	KUNIT_ASSERT_EQ(test, t->rq->mpwqe.num_strides, MLX5_RXT_MPW_PAGES);
 	mlx5_rxt_poll(t, 1);
 	KUNIT_ASSERT_TRUE(test, mlx5_rxt_umr_done(t));
@@ -2027,8 +1976,7 @@ static void mlx5e_rx_striding_xdp_redirect_hands_page_over(struct kunit *test)
 
 	mlx5_rxt_stop(t);
 	bpf_prog_free(prog);
-	unregister_netdev(fwd);
-	free_netdev(fwd);
+	pp_test_fwd_stop(fwd);
 	mlx5_rxt_expect_released(test, t);
 }
 
