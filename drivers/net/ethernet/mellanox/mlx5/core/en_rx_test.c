@@ -1515,6 +1515,123 @@ static void mlx5e_rx_xdp_multibuf_drop_gives_back_every_page(struct kunit *test)
 	mlx5_rxt_expect_released(test, t);
 }
 
+/* d. Multi-buffer XDP_TX at MTU 9000: one send WQE carries the frame's
+ * head and each fragment from its pool page, each synced for the device
+ * over what it sends; the SQ holds every page of the frame until the
+ * completion, in NAPI, gives them to the pool's cache, and its teardown
+ * gives back those of frames still in flight.
+ */
+static void mlx5e_rx_xdp_multibuf_tx_sends_every_page(struct kunit *test)
+{
+	/* By hand, for buffers of 3520, 4096 and 1406 bytes, a page each
+	 * (see the drop case): what each frame fills, its data segments,
+	 * and where its WQE starts (two segments of control and one of data
+	 * each, four to a WQEBB).
+	 */
+	static const struct {
+		unsigned int len;
+		int n;
+		unsigned int size[3];
+		u16 pi;
+	} c[4] = {
+		{ 9000, 3, { 3520, 4096, 1384 }, 0 },
+		{ 5000, 2, { 3520, 1480 }, 2 },
+		{ 9000, 3, { 3520, 4096, 1384 }, 3 },
+		{ 3000, 1, { 3000 }, 5 },
+	};
+	struct mlx5_rxt_sq_poll sp;
+	struct page_pool_stats s;
+	struct mlx5_cqe64 *cqe;
+	struct page *pages[4][3];
+	struct mlx5e_xdpsq *sq;
+	struct bpf_prog *prog;
+	struct mlx5_rxt *t;
+	int i, f, j, bad;
+
+	if (!IS_ENABLED(CONFIG_X86))
+		kunit_skip(test, "the doorbell is a store to host memory on x86 only");
+	prog = mlx5_rxt_xdp_prog(test, XDP_TX, 0);
+	t = mlx5_rxt_start(test, 9000, prog, false);
+	sq = t->sq;
+	mlx5_rxt_post(t);
+	pp_test_dma_forget_syncs();
+	for (i = 0; i < 4; i++) {
+		for (f = 0; f < c[i].n; f++)
+			pages[i][f] = mlx5_rxt_frag(t, i)[f].au->page;
+		mlx5_rxt_receive(t, c[i].len, i);
+	}
+	KUNIT_EXPECT_EQ(test, mlx5_rxt_poll(t, 64), 4);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&t->skbs), 0U);
+	KUNIT_EXPECT_EQ(test, t->rq->stats->xdp_drop, 0ULL);
+	KUNIT_EXPECT_EQ(test, sq->stats->xmit, 4ULL);
+	KUNIT_EXPECT_EQ(test, sq->stats->err, 0ULL);
+	KUNIT_EXPECT_EQ(test, sq->pc, 6);
+	for (i = 0; i < 4; i++) {
+		struct mlx5e_tx_wqe *wqe = mlx5_wq_cyc_get_wqe(&sq->wq, c[i].pi);
+		unsigned int from = 0;
+
+		KUNIT_EXPECT_EQ(test, be32_to_cpu(wqe->ctrl.qpn_ds) & 0xff,
+				2U + c[i].n);
+		KUNIT_EXPECT_EQ(test, sq->db.wqe_info[c[i].pi].num_pkts, c[i].n);
+		for (f = 0; f < c[i].n; f++) {
+			struct mlx5_wqe_data_seg *d = &wqe->data[f];
+			dma_addr_t dma = page_pool_get_dma_addr(pages[i][f]) +
+					 (f ? 0 : t->rq->buff.headroom);
+			u8 *sent;
+
+			KUNIT_EXPECT_EQ(test, be64_to_cpu(d->addr), (u64)dma);
+			KUNIT_EXPECT_EQ(test, be32_to_cpu(d->byte_count),
+					c[i].size[f]);
+			KUNIT_EXPECT_EQ(test, be32_to_cpu(d->lkey),
+					be32_to_cpu(sq->mkey_be));
+			KUNIT_EXPECT_TRUE_MSG(test,
+					      pp_test_dma_synced(&pp_test_dma.dev_log,
+								 dma, c[i].size[f]),
+					      "frame %d buffer %d not synced", i, f);
+			/* The program rewrote the head; the rest is the
+			 * device's, through both syncs.
+			 */
+			sent = pp_test_dma_dev_ptr(dma, c[i].size[f]);
+			for (j = 0, bad = 0; sent && j < c[i].size[f]; j++) {
+				u8 b = mlx5_rxt_byte(i, from + j);
+
+				bad += sent[j] != (f ? b : (u8)~b);
+			}
+			KUNIT_EXPECT_EQ_MSG(test, bad, 0,
+					    "frame %d buffer %d as sent", i, f);
+			from += c[i].size[f];
+		}
+	}
+	/* The SQ holds the frames' pages; the three pages no frame
+	 * reached went back with their WQEs.
+	 */
+	s = mlx5_rxt_stats(t);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.cached + s.recycle_stats.ring,
+			3ULL);
+
+	/* One completion for the first two frames: their five pages. */
+	cqe = mlx5_rxt_next_cqe(&sq->cq.wq, t->sq_cqes);
+	cqe->wqe_counter = cpu_to_be16(c[1].pi);
+	mlx5_rxt_cqe_own(&sq->cq.wq, cqe, t->sq_cqes++, MLX5_CQE_REQ);
+	sp.sq = sq;
+	pp_test_in_softirq(mlx5_rxt_sq_poll_fn, &sp);
+	KUNIT_EXPECT_EQ(test, sq->cc, c[2].pi);
+	s = mlx5_rxt_stats(t);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.cached, 3ULL + 5);
+
+	/* The SQ goes down with the other four pages in flight. */
+	mlx5e_free_xdpsq_descs(sq);
+	clear_bit(MLX5E_SQ_STATE_ENABLED, &sq->state);
+	s = mlx5_rxt_stats(t);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.cached + s.recycle_stats.ring,
+			3ULL + 9);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.released_refcnt, 0ULL);
+
+	mlx5_rxt_stop(t);
+	bpf_prog_free(prog);
+	mlx5_rxt_expect_released(test, t);
+}
+
 /* d. A program trims the tail of 9000-byte frames by 2000 bytes, which
  * frees their last fragment through the XDP memory model, then drops
  * them or passes them. Each page goes back to the pool once: the trimmed
@@ -1567,9 +1684,21 @@ static void mlx5e_rx_xdp_multibuf_trim_then_drop_or_pass(struct kunit *test)
 	mlx5_rxt_expect_frame(test, skb, 7000, 42);
 	s = mlx5_rxt_stats(t);
 	KUNIT_EXPECT_EQ(test, s.recycle_stats.cached, 3ULL * 8 + 1);
+
+	/* Passed whole: charged for all three pages. */
+	mlx5_rxt_xdp.trim = 0;
+	mlx5_rxt_receive(t, 9000, 43);
+	KUNIT_ASSERT_EQ(test, mlx5_rxt_poll(t, 64), 1);
+	KUNIT_ASSERT_EQ(test, skb_queue_len(&t->skbs), 2U);
+	skb = skb_peek_tail(&t->skbs);
+	KUNIT_EXPECT_EQ(test, (int)skb_shinfo(skb)->nr_frags, 2);
+	KUNIT_EXPECT_EQ(test, skb->truesize,
+			SKB_DATA_ALIGN(sizeof(struct sk_buff)) + 3 * 4096);
+	mlx5_rxt_expect_frame(test, skb, 9000, 43);
+
 	mlx5_rxt_free_skbs(t);
 	s = mlx5_rxt_stats(t);
-	KUNIT_EXPECT_EQ(test, s.recycle_stats.ring, 2ULL);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.ring, 5ULL);
 	KUNIT_EXPECT_EQ(test, s.recycle_stats.released_refcnt, 0ULL);
 
 	mlx5_rxt_stop(t);
@@ -1980,6 +2109,119 @@ static void mlx5e_rx_striding_xdp_redirect_hands_page_over(struct kunit *test)
 	mlx5_rxt_expect_released(test, t);
 }
 
+/* XDP_TX on a striding RQ, a stride to a page: the frame goes out from
+ * its page past the headroom, and the driver hands the page to the SQ
+ * whole, out of the WQE's release. The WQE's other pages go to the cache
+ * when its strides are used up, the frames' pages with the completion.
+ */
+static void mlx5e_rx_striding_xdp_tx_hands_page_to_sq(struct kunit *test)
+{
+	static const unsigned int lens[2] = { 600, 1400 };
+	struct mlx5_rxt_sq_poll sp;
+	struct page_pool_stats s;
+	struct mlx5e_mpw_info *wi;
+	struct mlx5_cqe64 *cqe;
+	struct mlx5e_xdpsq *sq;
+	struct bpf_prog *prog;
+	struct page *pages[2];
+	struct mlx5_rxt *t;
+	int i, j, bad;
+	u8 *sent;
+
+	if (!IS_ENABLED(CONFIG_X86))
+		kunit_skip(test, "the doorbell is a store to host memory on x86 only");
+	prog = mlx5_rxt_xdp_prog(test, XDP_TX, 0);
+	t = mlx5_rxt_start(test, 1500, prog, true);
+	sq = t->sq;
+	KUNIT_ASSERT_EQ(test, t->rq->mpwqe.num_strides, MLX5_RXT_MPW_PAGES);
+	mlx5_rxt_post(t);
+	wi = mlx5e_get_mpw_info(t->rq, 0);
+	pp_test_dma_forget_syncs();
+	for (i = 0; i < 2; i++) {
+		pages[i] = wi->alloc_units[i].page;
+		mlx5_rxt_receive_mpwrq(t, 0, i, 1, lens[i], i);
+	}
+	KUNIT_EXPECT_EQ(test, mlx5_rxt_poll(t, 64), 2);
+	KUNIT_EXPECT_EQ(test, sq->stats->xmit, 2ULL);
+	KUNIT_EXPECT_EQ(test, sq->pc, 2);
+	for (i = 0; i < 2; i++) {
+		struct mlx5e_tx_wqe *wqe = mlx5_wq_cyc_get_wqe(&sq->wq, i);
+		dma_addr_t dma = page_pool_get_dma_addr(pages[i]) +
+				 t->rq->buff.headroom;
+
+		KUNIT_EXPECT_EQ(test, be64_to_cpu(wqe->data[0].addr), (u64)dma);
+		KUNIT_EXPECT_EQ(test, be32_to_cpu(wqe->data[0].byte_count),
+				lens[i]);
+		KUNIT_EXPECT_TRUE_MSG(test,
+				      pp_test_dma_synced(&pp_test_dma.dev_log,
+							 dma, lens[i]),
+				      "frame %d not synced for the device", i);
+		sent = pp_test_dma_dev_ptr(dma, lens[i]);
+		for (j = 0, bad = 0; sent && j < lens[i]; j++)
+			bad += sent[j] != (u8)~mlx5_rxt_byte(i, j);
+		KUNIT_EXPECT_EQ_MSG(test, bad, 0, "frame %d as sent", i);
+		/* The SQ holds the page's only user. */
+		KUNIT_EXPECT_EQ(test, atomic_long_read(&pages[i]->pp_frag_count),
+				1L);
+		KUNIT_EXPECT_TRUE(test, test_bit(i, wi->xdp_xmit_bitmap));
+	}
+
+	/* A filler uses up the WQE: its six other pages go to the cache. */
+	mlx5_rxt_receive_mpwrq(t, 0, 2, MLX5_RXT_MPW_PAGES - 2, 0, 0);
+	KUNIT_EXPECT_EQ(test, mlx5_rxt_poll(t, 64), 1);
+	s = mlx5_rxt_stats(t);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.cached,
+			(u64)MLX5_RXT_MPW_PAGES - 2);
+	for (i = 0; i < 2; i++)
+		KUNIT_EXPECT_EQ(test, atomic_long_read(&pages[i]->pp_frag_count),
+				1L);
+
+	/* The completion of both, in NAPI: their pages to the cache. */
+	cqe = mlx5_rxt_next_cqe(&sq->cq.wq, t->sq_cqes);
+	cqe->wqe_counter = cpu_to_be16(1);
+	mlx5_rxt_cqe_own(&sq->cq.wq, cqe, t->sq_cqes++, MLX5_CQE_REQ);
+	sp.sq = sq;
+	pp_test_in_softirq(mlx5_rxt_sq_poll_fn, &sp);
+	s = mlx5_rxt_stats(t);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.cached, (u64)MLX5_RXT_MPW_PAGES);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.released_refcnt, 0ULL);
+
+	mlx5_rxt_stop(t);
+	bpf_prog_free(prog);
+	mlx5_rxt_expect_released(test, t);
+}
+
+/* The RQ goes down while a refill's UMR is posted and not completed, and
+ * an skb holds a page of a live WQE: the WQE the UMR was filling gives
+ * its pages back with the others, and the pool goes once the skb does.
+ */
+static void mlx5e_rx_striding_teardown_with_umr_in_flight(struct kunit *test)
+{
+	struct mlx5_rxt *t = mlx5_rxt_start(test, 1500, NULL, true);
+	struct mlx5e_rq *rq = t->rq;
+	struct sk_buff *skb;
+
+	mlx5_rxt_post(t);
+	KUNIT_EXPECT_EQ(test, rq->mpwqe.wq.cur_sz, 3);
+	/* A filler uses up WQE 0; the refill posts a UMR for WQE 3. */
+	mlx5_rxt_receive_mpwrq(t, 0, 0, MLX5_RXT_MPW_STRIDES, 0, 0);
+	KUNIT_EXPECT_EQ(test, mlx5_rxt_poll(t, 64), 1);
+	KUNIT_EXPECT_EQ(test, rq->mpwqe.umr_in_progress, 1);
+	KUNIT_EXPECT_EQ(test, rq->icosq->pc, 4 * MLX5_RXT_MPW_UMR_WQEBBS);
+	mlx5_rxt_receive_mpwrq(t, 1, 0, 1, 300, 5);
+	KUNIT_EXPECT_EQ(test, mlx5_rxt_poll(t, 64), 1);
+	KUNIT_ASSERT_EQ(test, skb_queue_len(&t->skbs), 1U);
+	mlx5_rxt_expect_maps(test, 4 * MLX5_RXT_MPW_PAGES);
+
+	mlx5_rxt_stop(t);
+	KUNIT_EXPECT_EQ(test, rq->mpwqe.umr_in_progress, 0);
+	KUNIT_EXPECT_FALSE(test, completion_done(&t->release.released));
+	skb = __skb_dequeue(&t->skbs);
+	mlx5_rxt_expect_frame(test, skb, 300, 5);
+	kfree_skb(skb);
+	mlx5_rxt_expect_released(test, t);
+}
+
 /* g. The RQ goes down while the stack still holds skbs of jumbo frames:
  * the pool stays until the last of them is freed, then unmaps every page
  * once; kmemleak and DMA-API debug check the rest after the suites.
@@ -2110,6 +2352,7 @@ static struct kunit_case mlx5_rxt_cases[] = {
 	KUNIT_CASE(mlx5e_rx_xdp_redirect_frame_holds_page),
 	KUNIT_CASE(mlx5e_rx_xdp_multibuf_drop_gives_back_every_page),
 	KUNIT_CASE(mlx5e_rx_xdp_multibuf_trim_then_drop_or_pass),
+	KUNIT_CASE(mlx5e_rx_xdp_multibuf_tx_sends_every_page),
 	KUNIT_CASE(mlx5e_rx_striding_linear_skbs_and_recycle),
 	KUNIT_CASE(mlx5e_rx_striding_nonlinear_skb_holds_its_page),
 	KUNIT_CASE(mlx5e_rx_striding_laps_give_back_every_page),
@@ -2117,6 +2360,8 @@ static struct kunit_case mlx5_rxt_cases[] = {
 	KUNIT_CASE(mlx5e_rx_skbs_freed_in_napi_poll_recycle_to_cache),
 	KUNIT_CASE(mlx5e_rx_error_cqes_give_buffers_back),
 	KUNIT_CASE(mlx5e_rx_striding_xdp_redirect_hands_page_over),
+	KUNIT_CASE(mlx5e_rx_striding_xdp_tx_hands_page_to_sq),
+	KUNIT_CASE(mlx5e_rx_striding_teardown_with_umr_in_flight),
 	KUNIT_CASE(mlx5e_rx_teardown_with_skbs_held_leaks_nothing),
 	{}
 };
