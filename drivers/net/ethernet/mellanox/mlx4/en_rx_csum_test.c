@@ -269,7 +269,7 @@ static void mlx4_rx_checksum_by_frame_kind(struct kunit *test)
 	mlx4_rxt_stop(t);
 	if (prog)
 		bpf_prog_free(prog);
-	pp_test_dma_expect_unmapped(test);
+	mlx4_rxt_expect_released(test, t);
 }
 
 static struct kunit_case mlx4_rxt_csum_test_cases[] = {

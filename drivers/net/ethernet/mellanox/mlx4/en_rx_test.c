@@ -24,9 +24,6 @@
  *   build the same ring fields by hand.
  * - mlx4_en_poll_rx_cq(): after the RX work it re-arms the CQ by writing
  *   the UAR doorbell page of the device.
- * - XDP_REDIRECT needs a program calling a helper, which needs the
- *   verifier; the path back to the pool is the XDP memory model's,
- *   which the page_pool contract suite covers.
  * - mlx4_en_process_tx_cq(): the XDP_TX case posts on a TX ring built
  *   by hand and runs the completion step it calls per descriptor,
  *   mlx4_en_recycle_tx_desc(), itself. The doorbell write,
@@ -90,7 +87,68 @@ struct mlx4_rxt {
 	u32 completions;
 	/* The skbs the driver handed to the stack. */
 	struct sk_buff_head skbs;
+	/* Told when the ring's pool is freed. */
+	struct pp_test_release release;
 };
+
+static void (*mlx4_rxt_mem_disconnect)(void *allocator);
+
+/* The pool's disconnect, with the XDP memory model's: tell the case the
+ * pool is gone, after the memory model has forgotten it.
+ */
+static void mlx4_rxt_disconnect(void *allocator)
+{
+	if (mlx4_rxt_mem_disconnect)
+		mlx4_rxt_mem_disconnect(allocator);
+	pp_test_disconnect(allocator);
+}
+
+/* Watches the ring's pool for its end; the watcher's reference is
+ * dropped by mlx4_rxt_stop(), once the driver has destroyed the pool.
+ */
+static void mlx4_rxt_watch(struct mlx4_rxt *t)
+{
+	struct page_pool *pool = t->ring->pp;
+	u32 mem_id = pool->xdp_mem_id;
+
+	mlx4_rxt_mem_disconnect = pool->disconnect;
+	pp_test_watch_release(pool, &t->release);
+	pool->disconnect = mlx4_rxt_disconnect;
+	pool->xdp_mem_id = mem_id;
+}
+
+/* Waits for the ring's last pool to be freed, every page it mapped
+ * unmapped once: no page was lost on the way.
+ */
+static void mlx4_rxt_expect_released(struct kunit *test, struct mlx4_rxt *t)
+{
+	KUNIT_EXPECT_TRUE_MSG(test, pp_test_released(&t->release),
+			      "the pool was not freed");
+	pp_test_dma_expect_unmapped(test);
+}
+
+/* The pool syncs a shared page for the device whole, and a page of one
+ * buffer over the longest buffer, from the headroom on.
+ */
+static void mlx4_rxt_sync_window(struct mlx4_rxt *t)
+{
+	struct mlx4_en_priv *priv = t->priv;
+	int i;
+
+	if (!priv->tx_ring_num[TX_XDP] && t->dev->mtu <= MLX4_RXT_MTU_SHARED) {
+		pp_test_dma.sync_lo = 0;
+		pp_test_dma.sync_hi = PAGE_SIZE;
+	} else {
+		pp_test_dma.sync_lo = priv->rx_headroom;
+		pp_test_dma.sync_hi = priv->rx_headroom;
+		for (i = 0; i < priv->num_frags; i++)
+			pp_test_dma.sync_hi = max_t(unsigned int,
+						    pp_test_dma.sync_hi,
+						    priv->rx_headroom +
+						    priv->frag_info[i].frag_size);
+	}
+	pp_test_dma.sync_exact = true;
+}
 
 /* Brings up a ring for @mtu with @prog attached (and so an XDP TX ring
  * counted, as mlx4_xdp_set() does), through the driver's own buffer
@@ -175,25 +233,10 @@ static struct mlx4_rxt *mlx4_rxt_start(struct kunit *test, int mtu,
 	priv->rx_ring[0] = ring;
 	priv->rx_cq[0] = cq;
 
-	/* The pool syncs a shared page for the device whole, and a page of
-	 * one buffer over the longest buffer, from the headroom on.
-	 */
-	if (!prog && mtu <= MLX4_RXT_MTU_SHARED) {
-		pp_test_dma.sync_lo = 0;
-		pp_test_dma.sync_hi = PAGE_SIZE;
-	} else {
-		pp_test_dma.sync_lo = priv->rx_headroom;
-		pp_test_dma.sync_hi = priv->rx_headroom;
-		for (i = 0; i < priv->num_frags; i++)
-			pp_test_dma.sync_hi = max_t(unsigned int,
-						    pp_test_dma.sync_hi,
-						    priv->rx_headroom +
-						    priv->frag_info[i].frag_size);
-	}
-	pp_test_dma.sync_exact = true;
-
+	mlx4_rxt_sync_window(t);
 	KUNIT_ASSERT_EQ(test, mlx4_en_activate_rx_rings(priv), 0);
 	priv->port_up = true;
+	mlx4_rxt_watch(t);
 	return t;
 }
 
@@ -202,8 +245,12 @@ static struct mlx4_rxt *mlx4_rxt_start(struct kunit *test, int mtu,
  */
 static void mlx4_rxt_stop(struct mlx4_rxt *t)
 {
+	struct page_pool *pool = t->ring->pp;
+
 	t->priv->port_up = false;
 	mlx4_en_deactivate_rx_ring(t->priv, t->ring);
+	/* The watcher's reference. */
+	page_pool_destroy(pool);
 	xdp_rxq_info_unreg(&t->ring->xdp_rxq);
 	RCU_INIT_POINTER(t->ring->xdp_prog, NULL);
 	kvfree(t->ring->rx_info);
@@ -472,7 +519,7 @@ static void mlx4_rx_activate_posts_pool_pages(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.syncs_off_range), 0);
 
 	mlx4_rxt_stop(t);
-	pp_test_dma_expect_unmapped(test);
+	mlx4_rxt_expect_released(test, t);
 }
 
 /* A frame that fits one buffer becomes an skb built around the posted
@@ -543,7 +590,76 @@ static void mlx4_rx_linear_frame_builds_skb_on_pool_page(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, after.recycle_stats.ring_full, 0ULL);
 
 	mlx4_rxt_stop(t);
-	pp_test_dma_expect_unmapped(test);
+	mlx4_rxt_expect_released(test, t);
+}
+
+/* What the CQE says besides the bytes: a C-VLAN or S-VLAN tag the
+ * device took off becomes the skb's tag, with its protocol, and the RSS
+ * hash the skb's hash, each only while its feature is on.
+ */
+static void mlx4_rx_vlan_tag_and_hash_from_cqe(struct kunit *test)
+{
+	static const netdev_features_t features[] = {
+		NETIF_F_HW_VLAN_CTAG_RX | NETIF_F_HW_VLAN_STAG_RX |
+		NETIF_F_RXHASH,
+		NETIF_F_HW_VLAN_CTAG_RX,
+		NETIF_F_HW_VLAN_STAG_RX,
+		0,
+	};
+	static const struct {
+		u32 vlan;
+		u16 tci;
+		u32 hash;
+		u16 proto;
+		netdev_features_t feature;
+	} c[] = {
+		{ MLX4_CQE_CVLAN_PRESENT_MASK, 0x2123, 0xabcd1234, ETH_P_8021Q,
+		  NETIF_F_HW_VLAN_CTAG_RX },
+		{ MLX4_CQE_SVLAN_PRESENT_MASK, 0x0456, 0x11, ETH_P_8021AD,
+		  NETIF_F_HW_VLAN_STAG_RX },
+		{ 0, 0x0789, 0x22, 0, 0 },
+	};
+	struct mlx4_rxt *t = mlx4_rxt_start(test, 1500, NULL);
+	struct mlx4_cqe *cqe;
+	struct sk_buff *skb;
+	int pass, i;
+
+	for (pass = 0; pass < ARRAY_SIZE(features); pass++) {
+		netdev_features_t on = features[pass];
+
+		t->dev->features = on;
+		for (i = 0; i < ARRAY_SIZE(c); i++) {
+			cqe = mlx4_rxt_write(t, NULL, 200, i);
+			cqe->vlan_my_qpn = cpu_to_be32(c[i].vlan);
+			cqe->sl_vid = cpu_to_be16(c[i].tci);
+			cqe->immed_rss_invalid = cpu_to_be32(c[i].hash);
+			mlx4_rxt_complete(t, cqe, 0);
+		}
+		KUNIT_EXPECT_EQ(test, mlx4_rxt_poll(t, 64), (int)ARRAY_SIZE(c));
+		KUNIT_ASSERT_EQ(test, skb_queue_len(&t->skbs), ARRAY_SIZE(c));
+		for (i = 0; i < ARRAY_SIZE(c); i++) {
+			bool tagged = on & c[i].feature;
+
+			skb = __skb_dequeue(&t->skbs);
+			KUNIT_EXPECT_EQ_MSG(test, !!skb_vlan_tag_present(skb),
+					    tagged, "pass %d frame %d", pass, i);
+			if (tagged) {
+				KUNIT_EXPECT_EQ(test, skb_vlan_tag_get(skb),
+						c[i].tci);
+				KUNIT_EXPECT_EQ(test,
+						be16_to_cpu(skb->vlan_proto),
+						c[i].proto);
+			}
+			KUNIT_EXPECT_EQ(test, skb->hash,
+					on & NETIF_F_RXHASH ? c[i].hash : 0);
+			KUNIT_EXPECT_FALSE(test, skb->l4_hash);
+			mlx4_rxt_expect_frame(test, skb, 200, i);
+			kfree_skb(skb);
+		}
+	}
+
+	mlx4_rxt_stop(t);
+	mlx4_rxt_expect_released(test, t);
 }
 
 /* Lap after lap of the ring, with the stack freeing each batch: once the
@@ -593,7 +709,7 @@ static void mlx4_rx_steady_state_maps_nothing_new(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t->ring->packets, 4UL * MLX4_RXT_RING_SIZE);
 
 	mlx4_rxt_stop(t);
-	pp_test_dma_expect_unmapped(test);
+	mlx4_rxt_expect_released(test, t);
 }
 
 /* A jumbo frame spans three buffers: the skb is built on the first
@@ -665,7 +781,7 @@ static void mlx4_rx_jumbo_frame_gets_pool_page_frags(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s.recycle_stats.released_refcnt, 0ULL);
 
 	mlx4_rxt_stop(t);
-	pp_test_dma_expect_unmapped(test);
+	mlx4_rxt_expect_released(test, t);
 }
 
 /* At MTU 4000 a frame spans three buffers of one 2 KiB stride, 1664 +
@@ -729,7 +845,7 @@ static void mlx4_rx_multi_buffer_frame_shares_pages(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s.recycle_stats.released_refcnt, 0ULL);
 
 	mlx4_rxt_stop(t);
-	pp_test_dma_expect_unmapped(test);
+	mlx4_rxt_expect_released(test, t);
 }
 
 /* Frames the hardware flags as bad never reach an skb, and the CPU never
@@ -773,7 +889,7 @@ static void mlx4_rx_bad_frames_stay_posted(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.cpu_syncs), 0);
 
 	mlx4_rxt_stop(t);
-	pp_test_dma_expect_unmapped(test);
+	mlx4_rxt_expect_released(test, t);
 }
 
 /* A short frame in a descriptor of three whole-page buffers, dropped
@@ -816,7 +932,7 @@ static void mlx4_rx_drop_gives_back_only_the_read_buffer(struct kunit *test)
 			3 * MLX4_RXT_RING_SIZE);
 
 	mlx4_rxt_stop(t);
-	pp_test_dma_expect_unmapped(test);
+	mlx4_rxt_expect_released(test, t);
 }
 
 /* A completion that counts more bytes than the buffers posted hold (a
@@ -870,7 +986,7 @@ static void mlx4_rx_byte_count_over_buffers_is_dropped(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s.recycle_stats.ring, 0ULL);
 
 	mlx4_rxt_stop(t);
-	pp_test_dma_expect_unmapped(test);
+	mlx4_rxt_expect_released(test, t);
 }
 
 /* The ring's pool follows the node its NAPI runs on: a poll on this CPU
@@ -905,7 +1021,7 @@ static void mlx4_rx_pool_follows_napi_node(struct kunit *test)
 
 	mlx4_rxt_free_skbs(t);
 	mlx4_rxt_stop(t);
-	pp_test_dma_expect_unmapped(test);
+	mlx4_rxt_expect_released(test, t);
 }
 
 /* XDP_DROP: the program sees the frame in a page mapped both ways with
@@ -949,7 +1065,7 @@ static void mlx4_rx_xdp_drop_recycles_direct(struct kunit *test)
 
 	mlx4_rxt_stop(t);
 	bpf_prog_free(prog);
-	pp_test_dma_expect_unmapped(test);
+	mlx4_rxt_expect_released(test, t);
 }
 
 /* A program of the case's own, run where the interpreter would run one:
@@ -1031,7 +1147,7 @@ static void mlx4_rx_xdp_adjust_head_and_tail(struct kunit *test)
 	mlx4_rxt_free_skbs(t);
 	mlx4_rxt_stop(t);
 	bpf_prog_free(prog);
-	pp_test_dma_expect_unmapped(test);
+	mlx4_rxt_expect_released(test, t);
 }
 
 /* XDP_PASS: the skb is built on the page with XDP's headroom in front. */
@@ -1059,7 +1175,7 @@ static void mlx4_rx_xdp_pass_builds_skb(struct kunit *test)
 
 	mlx4_rxt_stop(t);
 	bpf_prog_free(prog);
-	pp_test_dma_expect_unmapped(test);
+	mlx4_rxt_expect_released(test, t);
 }
 
 struct mlx4_rxt_tx_done {
@@ -1212,7 +1328,7 @@ static void mlx4_rx_xdp_tx_returns_pages_to_pool(struct kunit *test)
 	mlx4_rxt_tx_stop(t);
 	mlx4_rxt_stop(t);
 	bpf_prog_free(prog);
-	pp_test_dma_expect_unmapped(test);
+	mlx4_rxt_expect_released(test, t);
 }
 
 /* XDP_TX with the TX ring full (more than half its 16 TXBBs posted, no
@@ -1253,7 +1369,102 @@ static void mlx4_rx_xdp_tx_ring_full_drops_to_cache(struct kunit *test)
 	mlx4_rxt_tx_stop(t);
 	mlx4_rxt_stop(t);
 	bpf_prog_free(prog);
-	pp_test_dma_expect_unmapped(test);
+	mlx4_rxt_expect_released(test, t);
+}
+
+/* A program that bpf_redirect()s every frame to an interface, through
+ * the helper a BPF program calls.
+ */
+static const struct bpf_func_proto *mlx4_rxt_redirect_fn;
+static int mlx4_rxt_redirect_to;
+
+static unsigned int mlx4_rxt_redirect_run(const void *ctx,
+					  const struct bpf_insn *insn)
+{
+	return mlx4_rxt_redirect_fn->func(mlx4_rxt_redirect_to, 0, 0, 0, 0);
+}
+
+static struct bpf_prog *mlx4_rxt_redirect_prog(struct kunit *test,
+					       int ifindex)
+{
+	struct bpf_prog *prog = pp_test_xdp_prog(test, mlx4_rxt_redirect_run);
+
+	mlx4_rxt_redirect_fn =
+		xdp_verifier_ops.get_func_proto(BPF_FUNC_redirect, prog);
+	KUNIT_ASSERT_NOT_NULL(test, mlx4_rxt_redirect_fn);
+	mlx4_rxt_redirect_to = ifindex;
+	return prog;
+}
+
+/* XDP_REDIRECT to another interface: the frame takes its page off the
+ * ring, still mapped (the pool's mapping, where 6.1 left the driver's
+ * behind), for the next refill to replace. A frame the far side gives
+ * back returns its page to the pool; one that cpumap or veth turns into
+ * an skb takes its page out of the pool (6.1's xdp.c), unmapped, to be
+ * freed with the skb.
+ */
+static void mlx4_rx_xdp_redirect_frame_holds_page(struct kunit *test)
+{
+	struct net_device *fwd = pp_test_fwd_start(test);
+	struct pp_test_fwd *f = netdev_priv(fwd);
+	struct bpf_prog *prog = mlx4_rxt_redirect_prog(test, fwd->ifindex);
+	struct mlx4_rxt *t = mlx4_rxt_start(test, 1500, prog);
+	struct page_pool_stats s;
+	struct page *pages[4];
+	int i, j, bad;
+
+	for (i = 0; i < 4; i++) {
+		pages[i] = mlx4_rxt_frags(t, i)[0].page;
+		mlx4_rxt_receive(t, 100 + 400 * i, i, 0, 0);
+	}
+	KUNIT_EXPECT_EQ(test, mlx4_rxt_poll(t, 64), 4);
+	KUNIT_EXPECT_EQ(test, t->ring->xdp_redirect, 4UL);
+	KUNIT_EXPECT_EQ(test, t->ring->xdp_redirect_fail, 0UL);
+	KUNIT_EXPECT_EQ(test, t->ring->xdp_drop, 0UL);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&t->skbs), 0U);
+	KUNIT_EXPECT_EQ(test, f->n, 4);
+	for (i = 0; i < f->n; i++) {
+		struct xdp_frame *xdpf = f->frames[i];
+		u8 *data = xdpf->data;
+
+		KUNIT_EXPECT_PTR_EQ(test, virt_to_page(data), pages[i]);
+		KUNIT_EXPECT_EQ(test, offset_in_page(data),
+				(unsigned long)XDP_PACKET_HEADROOM);
+		KUNIT_EXPECT_EQ(test, xdpf->len, 100U + 400 * i);
+		for (j = 0, bad = 0; j < xdpf->len; j++)
+			bad += data[j] != mlx4_rxt_byte(i, j);
+		KUNIT_EXPECT_EQ_MSG(test, bad, 0, "frame %d", i);
+		KUNIT_EXPECT_NE(test, page_pool_get_dma_addr(pages[i]), 0);
+		KUNIT_EXPECT_NULL(test, mlx4_rxt_frags(t, i)[0].page);
+	}
+	s = mlx4_rxt_stats(t);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.cached + s.recycle_stats.ring,
+			0ULL);
+	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.unmaps), 0);
+
+	for (i = 0; i < f->n; i++) {
+		struct sk_buff *skb;
+
+		if (i < 2) {
+			xdp_return_frame(f->frames[i]);
+			continue;
+		}
+		skb = xdp_build_skb_from_frame(f->frames[i], fwd);
+		KUNIT_EXPECT_NOT_NULL(test, skb);
+		if (!skb)
+			continue;
+		KUNIT_EXPECT_FALSE(test, skb->pp_recycle);
+		kfree_skb(skb);
+	}
+	s = mlx4_rxt_stats(t);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.ring, 2ULL);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.released_refcnt, 0ULL);
+	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.unmaps), 2);
+
+	mlx4_rxt_stop(t);
+	bpf_prog_free(prog);
+	pp_test_fwd_stop(fwd);
+	mlx4_rxt_expect_released(test, t);
 }
 
 /* The pool has no page to give (every map fails) while the stack holds
@@ -1290,7 +1501,148 @@ static void mlx4_rx_refill_failure_waits_for_pages(struct kunit *test)
 
 	mlx4_rxt_free_skbs(t);
 	mlx4_rxt_stop(t);
-	pp_test_dma_expect_unmapped(test);
+	mlx4_rxt_expect_released(test, t);
+}
+
+/* More than the NAPI skb cache holds (64 in 6.1's skbuff.c). */
+#define MLX4_RXT_SKB_CACHE	65
+
+/* A poll while no skb head can be had: the step turns failslab on for
+ * two atomic slab allocations, uses up the NAPI's cache of skb heads
+ * (whose refill takes the first), then polls (the driver's skb takes
+ * the second). Its own skbs are built on kmalloc()ed heads.
+ */
+struct mlx4_rxt_nomem {
+	struct mlx4_rxt_poll poll;
+	struct pp_test_fault *failslab;
+	void *heads[MLX4_RXT_SKB_CACHE];
+	struct sk_buff *skbs[MLX4_RXT_SKB_CACHE];
+	int taken;
+};
+
+static void mlx4_rxt_nomem_fn(void *arg)
+{
+	struct mlx4_rxt_nomem *n = arg;
+	struct pp_test_fault *a = n->failslab;
+
+	atomic_set(a->times, 2);
+	WRITE_ONCE(*a->interval, 1);
+	WRITE_ONCE(*a->probability, 100);
+	for (n->taken = 0; n->taken < MLX4_RXT_SKB_CACHE; n->taken++) {
+		n->skbs[n->taken] = napi_build_skb(n->heads[n->taken], 0);
+		if (!n->skbs[n->taken])
+			break;
+	}
+	mlx4_rxt_poll_fn(&n->poll);
+	WRITE_ONCE(*a->probability, 0);
+}
+
+static struct pp_test_fault mlx4_rxt_failslab = { .name = "failslab" };
+
+static void mlx4_rxt_need_failslab(struct kunit *test)
+{
+	if (!IS_ENABLED(CONFIG_FAILSLAB) ||
+	    pp_test_fault_find(&mlx4_rxt_failslab))
+		kunit_skip(test, "needs failslab and its debugfs knobs");
+}
+
+static int mlx4_rxt_poll_nomem(struct kunit *test, struct mlx4_rxt *t)
+{
+	unsigned int size = SKB_DATA_ALIGN(64) +
+			    SKB_DATA_ALIGN(sizeof(struct skb_shared_info));
+	struct mlx4_rxt_nomem *n;
+	int i, polled = 0;
+
+	n = kzalloc(sizeof(*n), GFP_KERNEL);
+	for (i = 0; n && i < MLX4_RXT_SKB_CACHE; i++) {
+		n->heads[i] = kmalloc(size, GFP_KERNEL);
+		if (!n->heads[i])
+			break;
+	}
+	if (n && i == MLX4_RXT_SKB_CACHE) {
+		n->poll.t = t;
+		n->poll.budget = 64;
+		n->failslab = &mlx4_rxt_failslab;
+		pp_test_fault_save(n->failslab);
+		pp_test_in_softirq(mlx4_rxt_nomem_fn, n);
+		pp_test_fault_restore(n->failslab);
+		KUNIT_EXPECT_LT(test, n->taken, MLX4_RXT_SKB_CACHE);
+		for (i = 0; i < n->taken; i++) {
+			/* The skb frees the head with itself. */
+			kfree_skb(n->skbs[i]);
+			n->heads[i] = NULL;
+		}
+		polled = n->poll.polled;
+	} else {
+		KUNIT_FAIL(test, "no memory for the step");
+	}
+	for (i = 0; n && i < MLX4_RXT_SKB_CACHE; i++)
+		kfree(n->heads[i]);
+	kfree(n);
+	return polled;
+}
+
+/* No skb to build a frame on: the frame is dropped and counted, the
+ * buffer the CPU read goes back to the pool, and the ring goes on.
+ */
+static void mlx4_rx_build_skb_failure_drops_the_frame(struct kunit *test)
+{
+	struct page_pool_stats s;
+	struct mlx4_rxt *t;
+	struct page *page;
+
+	mlx4_rxt_need_failslab(test);
+	t = mlx4_rxt_start(test, 1500, NULL);
+	page = mlx4_rxt_frags(t, 1)[0].page;
+
+	/* The second buffer of the first page: it is the last one out. */
+	mlx4_rxt_receive(t, 100, 1, 0, 0);
+	mlx4_rxt_receive(t, 200, 2, 0, 0);
+	KUNIT_ASSERT_EQ(test, mlx4_rxt_poll(t, 1), 1);
+	KUNIT_ASSERT_EQ(test, skb_queue_len(&t->skbs), 1U);
+	KUNIT_EXPECT_EQ(test, mlx4_rxt_poll_nomem(test, t), 1);
+	KUNIT_EXPECT_EQ(test, t->ring->dropped, 1UL);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&t->skbs), 1U);
+	KUNIT_EXPECT_NULL(test, mlx4_rxt_frags(t, 1)[0].page);
+	/* The page comes back once the first frame's skb goes too. */
+	mlx4_rxt_free_skbs(t);
+	s = mlx4_rxt_stats(t);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.ring + s.recycle_stats.cached,
+			1ULL);
+	KUNIT_EXPECT_EQ(test, page_ref_count(page), 1);
+
+	/* The next frame becomes an skb as before. */
+	mlx4_rxt_receive(t, 300, 3, 0, 0);
+	KUNIT_EXPECT_EQ(test, mlx4_rxt_poll(t, 64), 1);
+	KUNIT_ASSERT_EQ(test, skb_queue_len(&t->skbs), 1U);
+	mlx4_rxt_expect_frame(test, skb_peek(&t->skbs), 300, 3);
+	mlx4_rxt_free_skbs(t);
+
+	mlx4_rxt_stop(t);
+	mlx4_rxt_expect_released(test, t);
+}
+
+/* mlx4_en_stop_port() for the ring: the pool goes once it has every
+ * page back.
+ */
+static void mlx4_rxt_port_down(struct kunit *test, struct mlx4_rxt *t)
+{
+	struct page_pool *pool = t->ring->pp;
+
+	t->priv->port_up = false;
+	mlx4_en_deactivate_rx_ring(t->priv, t->ring);
+	page_pool_destroy(pool);
+	KUNIT_ASSERT_TRUE_MSG(test, pp_test_released(&t->release),
+			      "the pool was not freed");
+}
+
+/* mlx4_en_start_port() for the ring: a new pool, watched as the first. */
+static void mlx4_rxt_port_up(struct kunit *test, struct mlx4_rxt *t)
+{
+	KUNIT_ASSERT_EQ(test, mlx4_en_activate_rx_rings(t->priv), 0);
+	t->priv->port_up = true;
+	KUNIT_ASSERT_NOT_NULL(test, t->ring->pp);
+	mlx4_rxt_watch(t);
 }
 
 /* A port restart replaces the ring's pool, and ethtool's pool counters
@@ -1301,7 +1653,6 @@ static void mlx4_rx_pool_counters_survive_restart(struct kunit *test)
 {
 	struct mlx4_rxt *t = mlx4_rxt_start(test, 1500, NULL);
 	struct page_pool_stats before = {}, down = {}, after = {};
-	struct page_pool *old;
 	int i;
 
 	for (i = 0; i < MLX4_RXT_SKB_BATCH; i++)
@@ -1312,9 +1663,7 @@ static void mlx4_rx_pool_counters_survive_restart(struct kunit *test)
 	/* Both buffers of pages 0 and 1 came back with the skbs. */
 	KUNIT_EXPECT_EQ(test, before.recycle_stats.ring, 2ULL);
 
-	old = t->ring->pp;
-	t->priv->port_up = false;
-	mlx4_en_deactivate_rx_ring(t->priv, t->ring);
+	mlx4_rxt_port_down(test, t);
 	KUNIT_EXPECT_NULL(test, t->ring->pp);
 	mlx4_en_rx_ring_get_pp_stats(t->ring, &down);
 	KUNIT_EXPECT_EQ(test, down.alloc_stats.fast, before.alloc_stats.fast);
@@ -1326,10 +1675,7 @@ static void mlx4_rx_pool_counters_survive_restart(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, down.recycle_stats.ring,
 			before.recycle_stats.ring + MLX4_RXT_RING_SIZE / 2 - 3);
 
-	KUNIT_ASSERT_EQ(test, mlx4_en_activate_rx_rings(t->priv), 0);
-	t->priv->port_up = true;
-	KUNIT_ASSERT_NOT_NULL(test, t->ring->pp);
-	KUNIT_EXPECT_PTR_NE(test, t->ring->pp, old);
+	mlx4_rxt_port_up(test, t);
 	mlx4_en_rx_ring_get_pp_stats(t->ring, &after);
 	KUNIT_EXPECT_GE(test, after.alloc_stats.slow, down.alloc_stats.slow + 1);
 	KUNIT_EXPECT_EQ(test, after.recycle_stats.ring,
@@ -1337,42 +1683,76 @@ static void mlx4_rx_pool_counters_survive_restart(struct kunit *test)
 
 	/* A second restart adds the second pool's counters to the first's. */
 	memset(&down, 0, sizeof(down));
-	t->priv->port_up = false;
-	mlx4_en_deactivate_rx_ring(t->priv, t->ring);
+	mlx4_rxt_port_down(test, t);
 	mlx4_en_rx_ring_get_pp_stats(t->ring, &down);
 	KUNIT_EXPECT_EQ(test, down.alloc_stats.slow, after.alloc_stats.slow);
 	KUNIT_EXPECT_EQ(test, down.alloc_stats.fast, after.alloc_stats.fast);
-	KUNIT_ASSERT_EQ(test, mlx4_en_activate_rx_rings(t->priv), 0);
-	t->priv->port_up = true;
+	mlx4_rxt_port_up(test, t);
 
 	mlx4_rxt_stop(t);
-	pp_test_dma_expect_unmapped(test);
+	mlx4_rxt_expect_released(test, t);
 }
 
-static void (*mlx4_rxt_mem_disconnect)(void *allocator);
-
-/* The pool's disconnect, with the XDP memory model's: tell the case the
- * pool is gone, after the memory model has forgotten it.
+/* A port restart for a new MTU, then one for an XDP program, as
+ * mlx4_en_change_mtu() and mlx4_xdp_set() do them: each time the old pool
+ * goes once its pages are back, and a new one maps and syncs pages for
+ * the new buffers, which the next frame is built on.
  */
-static void mlx4_rxt_disconnect(void *allocator)
+static void mlx4_rx_restart_lays_out_a_new_pool(struct kunit *test)
 {
-	if (mlx4_rxt_mem_disconnect)
-		mlx4_rxt_mem_disconnect(allocator);
-	pp_test_disconnect(allocator);
-}
+	struct mlx4_rxt *t = mlx4_rxt_start(test, 1500, NULL);
+	struct bpf_prog *prog = mlx4_rxt_xdp_prog(test, XDP_PASS);
+	struct sk_buff *skb;
 
-/* Watches the ring's pool for its end; the watcher's reference is the
- * case's to drop once the driver has destroyed the pool.
- */
-static void mlx4_rxt_watch(struct mlx4_rxt *t, struct pp_test_release *r)
-{
-	struct page_pool *pool = t->ring->pp;
-	u32 mem_id = pool->xdp_mem_id;
+	mlx4_rxt_receive(t, 1000, 1, 0, 0);
+	KUNIT_EXPECT_EQ(test, mlx4_rxt_poll(t, 64), 1);
+	mlx4_rxt_free_skbs(t);
 
-	mlx4_rxt_mem_disconnect = pool->disconnect;
-	pp_test_watch_release(pool, r);
-	pool->disconnect = mlx4_rxt_disconnect;
-	pool->xdp_mem_id = mem_id;
+	/* MTU 9000: three buffers of a page each. */
+	mlx4_rxt_port_down(test, t);
+	KUNIT_EXPECT_EQ(test, pp_test_dma_mapped(), 0);
+	t->dev->mtu = 9000;
+	mlx4_en_calc_rx_buf(t->dev);
+	mlx4_rxt_sync_window(t);
+	mlx4_rxt_port_up(test, t);
+	KUNIT_EXPECT_EQ(test, t->priv->num_frags, 3);
+	KUNIT_EXPECT_EQ(test, pp_test_dma_mapped(), 3 * MLX4_RXT_RING_SIZE);
+	mlx4_rxt_receive(t, 9000, 2, 0, 0);
+	KUNIT_EXPECT_EQ(test, mlx4_rxt_poll(t, 64), 1);
+	KUNIT_ASSERT_EQ(test, skb_queue_len(&t->skbs), 1U);
+	skb = skb_peek(&t->skbs);
+	KUNIT_EXPECT_EQ(test, skb_shinfo(skb)->nr_frags, 2);
+	mlx4_rxt_expect_frame(test, skb, 9000, 2);
+	mlx4_rxt_free_skbs(t);
+
+	/* XDP at MTU 1500: a page a buffer, mapped both ways, XDP's
+	 * headroom in front of the frame.
+	 */
+	mlx4_rxt_port_down(test, t);
+	t->dev->mtu = 1500;
+	t->priv->tx_ring_num[TX_XDP] = 1;
+	RCU_INIT_POINTER(t->ring->xdp_prog, prog);
+	mlx4_en_calc_rx_buf(t->dev);
+	mlx4_rxt_sync_window(t);
+	mlx4_rxt_port_up(test, t);
+	KUNIT_EXPECT_EQ(test, t->priv->num_frags, 1);
+	KUNIT_EXPECT_EQ(test, page_pool_get_dma_dir(t->ring->pp),
+			DMA_BIDIRECTIONAL);
+	KUNIT_EXPECT_EQ(test, pp_test_dma_mapped(), MLX4_RXT_RING_SIZE);
+	mlx4_rxt_receive(t, 1400, 3, 0, 0);
+	KUNIT_EXPECT_EQ(test, mlx4_rxt_poll(t, 64), 1);
+	KUNIT_ASSERT_EQ(test, skb_queue_len(&t->skbs), 1U);
+	skb = skb_peek(&t->skbs);
+	KUNIT_EXPECT_EQ(test, skb_mac_header(skb) - skb->head,
+			XDP_PACKET_HEADROOM);
+	mlx4_rxt_expect_frame(test, skb, 1400, 3);
+	mlx4_rxt_free_skbs(t);
+	/* Each pool synced for the device within its own layout's window. */
+	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.syncs_off_range), 0);
+
+	mlx4_rxt_stop(t);
+	bpf_prog_free(prog);
+	mlx4_rxt_expect_released(test, t);
 }
 
 /* A port stop while skbs hold pages of the ring: the pool unmaps every
@@ -1382,12 +1762,8 @@ static void mlx4_rxt_watch(struct mlx4_rxt *t, struct pp_test_release *r)
 static void mlx4_rx_teardown_with_skbs_held_leaks_nothing(struct kunit *test)
 {
 	struct mlx4_rxt *t = mlx4_rxt_start(test, 9000, NULL);
-	struct pp_test_release release;
-	struct page_pool *pool;
 	int i;
 
-	mlx4_rxt_watch(t, &release);
-	pool = t->ring->pp;
 	for (i = 0; i < MLX4_RXT_SKB_BATCH; i++)
 		mlx4_rxt_receive(t, 3000 + 1500 * i, i, 0, 0);
 	KUNIT_EXPECT_EQ(test, mlx4_rxt_poll(t, 64), MLX4_RXT_SKB_BATCH);
@@ -1398,8 +1774,7 @@ static void mlx4_rx_teardown_with_skbs_held_leaks_nothing(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pp_test_dma_mapped(), 3 * MLX4_RXT_RING_SIZE);
 
 	mlx4_rxt_stop(t);
-	page_pool_destroy(pool);
-	KUNIT_EXPECT_FALSE(test, completion_done(&release.released));
+	KUNIT_EXPECT_FALSE(test, completion_done(&t->release.released));
 	KUNIT_EXPECT_EQ(test, pp_test_dma_mapped(), 0);
 	for (i = 0; i < MLX4_RXT_SKB_BATCH; i++) {
 		struct sk_buff *skb = __skb_dequeue(&t->skbs);
@@ -1408,11 +1783,9 @@ static void mlx4_rx_teardown_with_skbs_held_leaks_nothing(struct kunit *test)
 		kfree_skb(skb);
 		if (i < MLX4_RXT_SKB_BATCH - 1)
 			KUNIT_EXPECT_FALSE(test,
-					   completion_done(&release.released));
+					   completion_done(&t->release.released));
 	}
-	KUNIT_EXPECT_TRUE_MSG(test, pp_test_released(&release),
-			      "the pool was not freed");
-	pp_test_dma_expect_unmapped(test);
+	mlx4_rxt_expect_released(test, t);
 }
 
 static int mlx4_rxt_init(struct kunit *test)
@@ -1441,6 +1814,7 @@ static struct kunit_case mlx4_rxt_cases[] = {
 	KUNIT_CASE(mlx4_rx_layout_shares_pages),
 	KUNIT_CASE(mlx4_rx_activate_posts_pool_pages),
 	KUNIT_CASE(mlx4_rx_linear_frame_builds_skb_on_pool_page),
+	KUNIT_CASE(mlx4_rx_vlan_tag_and_hash_from_cqe),
 	KUNIT_CASE(mlx4_rx_steady_state_maps_nothing_new),
 	KUNIT_CASE(mlx4_rx_jumbo_frame_gets_pool_page_frags),
 	KUNIT_CASE(mlx4_rx_multi_buffer_frame_shares_pages),
@@ -1453,8 +1827,11 @@ static struct kunit_case mlx4_rxt_cases[] = {
 	KUNIT_CASE(mlx4_rx_xdp_adjust_head_and_tail),
 	KUNIT_CASE(mlx4_rx_xdp_tx_returns_pages_to_pool),
 	KUNIT_CASE(mlx4_rx_xdp_tx_ring_full_drops_to_cache),
+	KUNIT_CASE(mlx4_rx_xdp_redirect_frame_holds_page),
 	KUNIT_CASE(mlx4_rx_refill_failure_waits_for_pages),
+	KUNIT_CASE(mlx4_rx_build_skb_failure_drops_the_frame),
 	KUNIT_CASE(mlx4_rx_pool_counters_survive_restart),
+	KUNIT_CASE(mlx4_rx_restart_lays_out_a_new_pool),
 	KUNIT_CASE(mlx4_rx_teardown_with_skbs_held_leaks_nothing),
 	{}
 };
