@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
+/**
+ * DOC: Return ring
+ *
  * The page_pool return ring (struct pp_ring): a bounded array of
  * pointers with many producers and a single consumer, and no lock.
  *
@@ -124,7 +126,7 @@ static inline unsigned long pp_ring_room(const struct pp_ring *r,
  * @first: the index of the first cell claimed
  *
  * Sizes the claim from @head_seen, and reads @head only when that
- * shows less room than @want: see the comment at the top. Each attempt
+ * shows less room than @want (DOC: Return ring). Each attempt
  * sizes its claim from what it reads, so a retry after another
  * producer or the consumer moved may find more room than the one
  * before it.
@@ -185,7 +187,7 @@ static inline void pp_ring_publish(struct pp_ring *r, unsigned long index,
  * @n: how many
  *
  * Claims the cells at once, then publishes them in order. The caller
- * keeps the window between the two short: see the comment at the top.
+ * keeps the window between the two short (DOC: Return ring).
  *
  * Return: how many were stored, from the first.
  */
@@ -282,7 +284,7 @@ static inline unsigned int pp_ring_consume_past(struct pp_ring *r,
  * @max: room in @out
  *
  * Takes cells in index order from @head, and steps over an unpublished
- * cell at @head: see the comment at the top. A call may move @head
+ * cell at @head (DOC: Return ring). A call may move @head
  * past cells taken ahead and still take nothing.
  *
  * Return: how many were taken, 0 if none could be.
