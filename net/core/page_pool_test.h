@@ -314,6 +314,37 @@ static inline struct net_device *pp_test_fwd_start(struct kunit *test)
 	return dev;
 }
 
+/**
+ * pp_test_fwd_finish() - end the frames a pp_test_fwd interface holds
+ * @test: the case
+ * @dev: the interface
+ * @returned: how many of the first frames go back to their pool as
+ *	      frames; the others become the skbs cpumap or veth would build
+ *	      of them, which take their pages out of their pool (6.1's
+ *	      xdp.c), unmapped, and are freed at once
+ */
+static inline void pp_test_fwd_finish(struct kunit *test,
+				      struct net_device *dev, int returned)
+{
+	struct pp_test_fwd *f = netdev_priv(dev);
+	struct sk_buff *skb;
+	int i;
+
+	for (i = 0; i < f->n; i++) {
+		if (i < returned) {
+			xdp_return_frame(f->frames[i]);
+			continue;
+		}
+		skb = xdp_build_skb_from_frame(f->frames[i], dev);
+		KUNIT_EXPECT_NOT_NULL(test, skb);
+		if (!skb)
+			continue;
+		KUNIT_EXPECT_FALSE(test, skb->pp_recycle);
+		kfree_skb(skb);
+	}
+	f->n = 0;
+}
+
 static inline void pp_test_fwd_stop(struct net_device *dev)
 {
 	unregister_netdev(dev);
@@ -482,6 +513,41 @@ static inline void pp_test_watch_release(struct page_pool *pool,
 	r->mem.id = 0;
 	WRITE_ONCE(pp_test_watched, r);
 	page_pool_use_xdp_mem(pool, pp_test_disconnect, &r->mem);
+}
+
+static void (*pp_test_mem_disconnect)(void *allocator);
+
+/* The disconnect of a watched pool that an XDP memory model uses: the
+ * memory model forgets the pool first, then the case is told.
+ */
+static inline void pp_test_mem_model_disconnect(void *allocator)
+{
+	void (*mem_disconnect)(void *allocator) =
+		READ_ONCE(pp_test_mem_disconnect);
+
+	if (mem_disconnect)
+		mem_disconnect(allocator);
+	pp_test_disconnect(allocator);
+}
+
+/**
+ * pp_test_watch_driver_pool() - pp_test_watch_release() for a driver's pool
+ * @pool: a pool an XDP memory model already uses, as a driver's RX
+ *	  queue's does
+ * @r: the watcher, which takes a user reference on @pool
+ *
+ * The pool keeps its memory model's id and disconnect, which runs
+ * before @r is told.
+ */
+static inline void pp_test_watch_driver_pool(struct page_pool *pool,
+					     struct pp_test_release *r)
+{
+	u32 mem_id = pool->xdp_mem_id;
+
+	WRITE_ONCE(pp_test_mem_disconnect, pool->disconnect);
+	pp_test_watch_release(pool, r);
+	pool->disconnect = pp_test_mem_model_disconnect;
+	pool->xdp_mem_id = mem_id;
 }
 
 /**

@@ -91,30 +91,12 @@ struct mlx4_rxt {
 	struct pp_test_release release;
 };
 
-static void (*mlx4_rxt_mem_disconnect)(void *allocator);
-
-/* The pool's disconnect, with the XDP memory model's: tell the case the
- * pool is gone, after the memory model has forgotten it.
- */
-static void mlx4_rxt_disconnect(void *allocator)
-{
-	if (mlx4_rxt_mem_disconnect)
-		mlx4_rxt_mem_disconnect(allocator);
-	pp_test_disconnect(allocator);
-}
-
 /* Watches the ring's pool for its end; the watcher's reference is
  * dropped by mlx4_rxt_stop(), once the driver has destroyed the pool.
  */
 static void mlx4_rxt_watch(struct mlx4_rxt *t)
 {
-	struct page_pool *pool = t->ring->pp;
-	u32 mem_id = pool->xdp_mem_id;
-
-	mlx4_rxt_mem_disconnect = pool->disconnect;
-	pp_test_watch_release(pool, &t->release);
-	pool->disconnect = mlx4_rxt_disconnect;
-	pool->xdp_mem_id = mem_id;
+	pp_test_watch_driver_pool(t->ring->pp, &t->release);
 }
 
 /* Waits for the ring's last pool to be freed, every page it mapped
@@ -1442,20 +1424,10 @@ static void mlx4_rx_xdp_redirect_frame_holds_page(struct kunit *test)
 			0ULL);
 	KUNIT_EXPECT_EQ(test, atomic_read(&pp_test_dma.unmaps), 0);
 
-	for (i = 0; i < f->n; i++) {
-		struct sk_buff *skb;
-
-		if (i < 2) {
-			xdp_return_frame(f->frames[i]);
-			continue;
-		}
-		skb = xdp_build_skb_from_frame(f->frames[i], fwd);
-		KUNIT_EXPECT_NOT_NULL(test, skb);
-		if (!skb)
-			continue;
-		KUNIT_EXPECT_FALSE(test, skb->pp_recycle);
-		kfree_skb(skb);
-	}
+	/* Two frames go back as frames, to the pool; two become skbs, as
+	 * cpumap or veth make of them, and leave the pool unmapped.
+	 */
+	pp_test_fwd_finish(test, fwd, 2);
 	s = mlx4_rxt_stats(t);
 	KUNIT_EXPECT_EQ(test, s.recycle_stats.ring, 2ULL);
 	KUNIT_EXPECT_EQ(test, s.recycle_stats.released_refcnt, 0ULL);

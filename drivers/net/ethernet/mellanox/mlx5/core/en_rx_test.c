@@ -179,18 +179,6 @@ struct mlx5_rxt {
 	struct pp_test_release release;
 };
 
-static void (*mlx5_rxt_mem_disconnect)(void *allocator);
-
-/* The pool's disconnect, with the XDP memory model's: tell the case the
- * pool is gone, after the memory model has forgotten it.
- */
-static void mlx5_rxt_disconnect(void *allocator)
-{
-	if (mlx5_rxt_mem_disconnect)
-		mlx5_rxt_mem_disconnect(allocator);
-	pp_test_disconnect(allocator);
-}
-
 /* Zeroed buffer of 2^log_sz entries of 2^log_stride bytes, as a
  * mlx5_frag_buf_ctrl sees it.
  */
@@ -410,7 +398,6 @@ static struct mlx5_rxt *mlx5_rxt_start(struct kunit *test, int mtu,
 	struct mlx5e_rq *rq;
 	struct mlx5_rxt *t;
 	u32 pool_size;
-	u32 mem_id;
 
 	if (striding && !IS_ENABLED(CONFIG_X86))
 		kunit_skip(test, "the doorbell is a store to host memory on x86 only");
@@ -499,12 +486,7 @@ static struct mlx5_rxt *mlx5_rxt_start(struct kunit *test, int mtu,
 	KUNIT_ASSERT_EQ(test, xdp_rxq_info_reg_mem_model(&rq->xdp_rxq,
 							 MEM_TYPE_PAGE_POOL,
 							 pool), 0);
-	/* Watch the pool's end, after the memory model's own disconnect. */
-	mlx5_rxt_mem_disconnect = pool->disconnect;
-	mem_id = pool->xdp_mem_id;
-	pp_test_watch_release(pool, &t->release);
-	pool->disconnect = mlx5_rxt_disconnect;
-	pool->xdp_mem_id = mem_id;
+	pp_test_watch_driver_pool(pool, &t->release);
 
 	/* Where the pool may sync for the device, written down by hand. A
 	 * page holding one buffer, as with XDP at MTU 1500 on 4 KiB pages:
@@ -1345,23 +1327,10 @@ static void mlx5e_rx_xdp_redirect_frame_holds_page(struct kunit *test)
 				mlx5_rxt_byte(i, xdpf->len - 1));
 		KUNIT_EXPECT_NE(test, page_pool_get_dma_addr(pages[i]), 0);
 	}
-	/* Two frames go back as frames, to the pool; two become the skbs
-	 * cpumap or veth would build of them, which take their pages out
-	 * of the pool (6.1's xdp.c): unmapped then, freed with the skb.
+	/* Two frames go back as frames, to the pool; two become skbs, as
+	 * cpumap or veth make of them, and leave the pool unmapped.
 	 */
-	for (i = 0; i < 4; i++) {
-		struct xdp_frame *xdpf = f->frames[i];
-		struct sk_buff *skb;
-
-		if (i < 2) {
-			xdp_return_frame(xdpf);
-			continue;
-		}
-		skb = xdp_build_skb_from_frame(xdpf, fwd);
-		KUNIT_ASSERT_NOT_NULL(test, skb);
-		KUNIT_EXPECT_FALSE(test, skb->pp_recycle);
-		kfree_skb(skb);
-	}
+	pp_test_fwd_finish(test, fwd, 2);
 	s = mlx5_rxt_stats(t);
 	KUNIT_EXPECT_EQ(test, s.recycle_stats.ring, 2ULL);
 	KUNIT_EXPECT_EQ(test, s.recycle_stats.released_refcnt, 0ULL);
@@ -1384,6 +1353,52 @@ static void mlx5_rxt_sq_poll_fn(void *arg)
 	mlx5e_poll_xdpsq_cq(&p->sq->cq);
 }
 
+/* Data segment @d sends @len bytes at @dma, synced for the device, as
+ * the device would send them: bytes @from on of the frame of @seed,
+ * inverted where the XDP program rewrote them (@rewritten).
+ */
+static void mlx5_rxt_expect_seg(struct kunit *test,
+				const struct mlx5_wqe_data_seg *d,
+				dma_addr_t dma, unsigned int len, u8 seed,
+				unsigned int from, bool rewritten)
+{
+	unsigned int j, bad = 0;
+	u8 *sent;
+
+	KUNIT_EXPECT_EQ(test, be64_to_cpu(d->addr), (u64)dma);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(d->byte_count), len);
+	KUNIT_EXPECT_TRUE_MSG(test, pp_test_dma_synced(&pp_test_dma.dev_log,
+						       dma, len),
+			      "frame %u: %u bytes not synced for the device",
+			      seed, len);
+	sent = pp_test_dma_dev_ptr(dma, len);
+	for (j = 0; sent && j < len; j++) {
+		u8 b = mlx5_rxt_byte(seed, from + j);
+
+		bad += sent[j] != (rewritten ? (u8)~b : b);
+	}
+	KUNIT_EXPECT_EQ_MSG(test, bad, 0U, "frame %u as sent", seed);
+}
+
+static struct mlx5e_tx_wqe *mlx5_rxt_sq_wqe(struct mlx5_rxt *t, u16 pi)
+{
+	return mlx5_wq_cyc_get_wqe(&t->sq->wq, pi);
+}
+
+/* The device completes the XDP SQ's WQEs up to the one at @pi, and the
+ * completion is polled in NAPI.
+ */
+static void mlx5_rxt_sq_complete(struct mlx5_rxt *t, u16 pi)
+{
+	struct mlx5e_xdpsq *sq = t->sq;
+	struct mlx5_rxt_sq_poll sp = { .sq = sq };
+	struct mlx5_cqe64 *cqe = mlx5_rxt_next_cqe(&sq->cq.wq, t->sq_cqes);
+
+	cqe->wqe_counter = cpu_to_be16(pi);
+	mlx5_rxt_cqe_own(&sq->cq.wq, cqe, t->sq_cqes++, MLX5_CQE_REQ);
+	pp_test_in_softirq(mlx5_rxt_sq_poll_fn, &sp);
+}
+
 /* d. XDP_TX: the frame goes out on the XDP SQ from the RX page itself, at
  * the DMA address the pool keeps, synced for the device over the frame
  * the program rewrote;
@@ -1394,15 +1409,12 @@ static void mlx5_rxt_sq_poll_fn(void *arg)
 static void mlx5e_rx_xdp_tx_returns_pages_to_pool(struct kunit *test)
 {
 	static const unsigned int lens[4] = { 60, 700, 1400, 1514 };
-	struct mlx5_rxt_sq_poll sp;
 	struct page_pool_stats s;
-	struct mlx5_cqe64 *cqe;
 	struct mlx5e_xdpsq *sq;
 	struct page *pages[4];
 	struct bpf_prog *prog;
 	struct mlx5_rxt *t;
-	int i, j, bad, maps;
-	u8 *sent;
+	int i, maps;
 
 	if (!IS_ENABLED(CONFIG_X86))
 		kunit_skip(test, "the doorbell is a store to host memory on x86 only");
@@ -1424,35 +1436,18 @@ static void mlx5e_rx_xdp_tx_returns_pages_to_pool(struct kunit *test)
 	/* The poll rang the doorbell for what it queued. */
 	KUNIT_EXPECT_EQ(test, be32_to_cpu(t->sq_db), 4U);
 	KUNIT_EXPECT_NE(test, *t->uar, 0ULL);
-	for (i = 0; i < 4; i++) {
-		struct mlx5e_tx_wqe *wqe = mlx5_wq_cyc_get_wqe(&sq->wq, i);
-		dma_addr_t dma = page_pool_get_dma_addr(pages[i]) +
-				 t->rq->buff.headroom;
-
-		KUNIT_EXPECT_EQ(test, be64_to_cpu(wqe->data[0].addr), (u64)dma);
-		KUNIT_EXPECT_EQ(test, be32_to_cpu(wqe->data[0].byte_count),
-				lens[i]);
-		KUNIT_EXPECT_TRUE_MSG(test,
-				      pp_test_dma_synced(&pp_test_dma.dev_log,
-							 dma, lens[i]),
-				      "frame %d not synced for the device", i);
-		/* The device sends the frame as the program rewrote it. */
-		sent = pp_test_dma_dev_ptr(dma, lens[i]);
-		for (j = 0, bad = 0; sent && j < lens[i]; j++)
-			bad += sent[j] != (u8)~mlx5_rxt_byte(i, j);
-		KUNIT_EXPECT_EQ_MSG(test, bad, 0, "frame %d as sent", i);
-	}
+	/* The device sends each frame as the program rewrote it. */
+	for (i = 0; i < 4; i++)
+		mlx5_rxt_expect_seg(test, mlx5_rxt_sq_wqe(t, i)->data,
+				    page_pool_get_dma_addr(pages[i]) +
+				    t->rq->buff.headroom, lens[i], i, 0, true);
 	/* The WQEs were freed, but the SQ holds their pages. */
 	s = mlx5_rxt_stats(t);
 	KUNIT_EXPECT_EQ(test, s.recycle_stats.cached + s.recycle_stats.ring,
 			0ULL);
 
 	/* One completion for the first two frames, polled in NAPI. */
-	cqe = mlx5_rxt_next_cqe(&sq->cq.wq, t->sq_cqes);
-	cqe->wqe_counter = cpu_to_be16(1);
-	mlx5_rxt_cqe_own(&sq->cq.wq, cqe, t->sq_cqes++, MLX5_CQE_REQ);
-	sp.sq = sq;
-	pp_test_in_softirq(mlx5_rxt_sq_poll_fn, &sp);
+	mlx5_rxt_sq_complete(t, 1);
 	KUNIT_EXPECT_EQ(test, sq->cc, 2);
 	s = mlx5_rxt_stats(t);
 	KUNIT_EXPECT_EQ(test, s.recycle_stats.cached, 2ULL);
@@ -1539,14 +1534,12 @@ static void mlx5e_rx_xdp_multibuf_tx_sends_every_page(struct kunit *test)
 		{ 9000, 3, { 3520, 4096, 1384 }, 3 },
 		{ 3000, 1, { 3000 }, 5 },
 	};
-	struct mlx5_rxt_sq_poll sp;
 	struct page_pool_stats s;
-	struct mlx5_cqe64 *cqe;
 	struct page *pages[4][3];
 	struct mlx5e_xdpsq *sq;
 	struct bpf_prog *prog;
 	struct mlx5_rxt *t;
-	int i, f, j, bad;
+	int i, f;
 
 	if (!IS_ENABLED(CONFIG_X86))
 		kunit_skip(test, "the doorbell is a store to host memory on x86 only");
@@ -1567,38 +1560,24 @@ static void mlx5e_rx_xdp_multibuf_tx_sends_every_page(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sq->stats->err, 0ULL);
 	KUNIT_EXPECT_EQ(test, sq->pc, 6);
 	for (i = 0; i < 4; i++) {
-		struct mlx5e_tx_wqe *wqe = mlx5_wq_cyc_get_wqe(&sq->wq, c[i].pi);
+		struct mlx5e_tx_wqe *wqe = mlx5_rxt_sq_wqe(t, c[i].pi);
 		unsigned int from = 0;
 
 		KUNIT_EXPECT_EQ(test, be32_to_cpu(wqe->ctrl.qpn_ds) & 0xff,
 				2U + c[i].n);
 		KUNIT_EXPECT_EQ(test, sq->db.wqe_info[c[i].pi].num_pkts, c[i].n);
+		/* The program rewrote the head; the rest is as the device
+		 * wrote it, through both syncs.
+		 */
 		for (f = 0; f < c[i].n; f++) {
-			struct mlx5_wqe_data_seg *d = &wqe->data[f];
-			dma_addr_t dma = page_pool_get_dma_addr(pages[i][f]) +
-					 (f ? 0 : t->rq->buff.headroom);
-			u8 *sent;
+			const struct mlx5_wqe_data_seg *d = &wqe->data[f];
 
-			KUNIT_EXPECT_EQ(test, be64_to_cpu(d->addr), (u64)dma);
-			KUNIT_EXPECT_EQ(test, be32_to_cpu(d->byte_count),
-					c[i].size[f]);
+			mlx5_rxt_expect_seg(test, d,
+					    page_pool_get_dma_addr(pages[i][f]) +
+					    (f ? 0 : t->rq->buff.headroom),
+					    c[i].size[f], i, from, !f);
 			KUNIT_EXPECT_EQ(test, be32_to_cpu(d->lkey),
 					be32_to_cpu(sq->mkey_be));
-			KUNIT_EXPECT_TRUE_MSG(test,
-					      pp_test_dma_synced(&pp_test_dma.dev_log,
-								 dma, c[i].size[f]),
-					      "frame %d buffer %d not synced", i, f);
-			/* The program rewrote the head; the rest is the
-			 * device's, through both syncs.
-			 */
-			sent = pp_test_dma_dev_ptr(dma, c[i].size[f]);
-			for (j = 0, bad = 0; sent && j < c[i].size[f]; j++) {
-				u8 b = mlx5_rxt_byte(i, from + j);
-
-				bad += sent[j] != (f ? b : (u8)~b);
-			}
-			KUNIT_EXPECT_EQ_MSG(test, bad, 0,
-					    "frame %d buffer %d as sent", i, f);
 			from += c[i].size[f];
 		}
 	}
@@ -1610,11 +1589,7 @@ static void mlx5e_rx_xdp_multibuf_tx_sends_every_page(struct kunit *test)
 			3ULL);
 
 	/* One completion for the first two frames: their five pages. */
-	cqe = mlx5_rxt_next_cqe(&sq->cq.wq, t->sq_cqes);
-	cqe->wqe_counter = cpu_to_be16(c[1].pi);
-	mlx5_rxt_cqe_own(&sq->cq.wq, cqe, t->sq_cqes++, MLX5_CQE_REQ);
-	sp.sq = sq;
-	pp_test_in_softirq(mlx5_rxt_sq_poll_fn, &sp);
+	mlx5_rxt_sq_complete(t, c[1].pi);
 	KUNIT_EXPECT_EQ(test, sq->cc, c[2].pi);
 	s = mlx5_rxt_stats(t);
 	KUNIT_EXPECT_EQ(test, s.recycle_stats.cached, 3ULL + 5);
@@ -2117,16 +2092,13 @@ static void mlx5e_rx_striding_xdp_redirect_hands_page_over(struct kunit *test)
 static void mlx5e_rx_striding_xdp_tx_hands_page_to_sq(struct kunit *test)
 {
 	static const unsigned int lens[2] = { 600, 1400 };
-	struct mlx5_rxt_sq_poll sp;
 	struct page_pool_stats s;
 	struct mlx5e_mpw_info *wi;
-	struct mlx5_cqe64 *cqe;
 	struct mlx5e_xdpsq *sq;
 	struct bpf_prog *prog;
 	struct page *pages[2];
 	struct mlx5_rxt *t;
-	int i, j, bad;
-	u8 *sent;
+	int i;
 
 	if (!IS_ENABLED(CONFIG_X86))
 		kunit_skip(test, "the doorbell is a store to host memory on x86 only");
@@ -2145,21 +2117,9 @@ static void mlx5e_rx_striding_xdp_tx_hands_page_to_sq(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sq->stats->xmit, 2ULL);
 	KUNIT_EXPECT_EQ(test, sq->pc, 2);
 	for (i = 0; i < 2; i++) {
-		struct mlx5e_tx_wqe *wqe = mlx5_wq_cyc_get_wqe(&sq->wq, i);
-		dma_addr_t dma = page_pool_get_dma_addr(pages[i]) +
-				 t->rq->buff.headroom;
-
-		KUNIT_EXPECT_EQ(test, be64_to_cpu(wqe->data[0].addr), (u64)dma);
-		KUNIT_EXPECT_EQ(test, be32_to_cpu(wqe->data[0].byte_count),
-				lens[i]);
-		KUNIT_EXPECT_TRUE_MSG(test,
-				      pp_test_dma_synced(&pp_test_dma.dev_log,
-							 dma, lens[i]),
-				      "frame %d not synced for the device", i);
-		sent = pp_test_dma_dev_ptr(dma, lens[i]);
-		for (j = 0, bad = 0; sent && j < lens[i]; j++)
-			bad += sent[j] != (u8)~mlx5_rxt_byte(i, j);
-		KUNIT_EXPECT_EQ_MSG(test, bad, 0, "frame %d as sent", i);
+		mlx5_rxt_expect_seg(test, mlx5_rxt_sq_wqe(t, i)->data,
+				    page_pool_get_dma_addr(pages[i]) +
+				    t->rq->buff.headroom, lens[i], i, 0, true);
 		/* The SQ holds the page's only user. */
 		KUNIT_EXPECT_EQ(test, atomic_long_read(&pages[i]->pp_frag_count),
 				1L);
@@ -2177,11 +2137,7 @@ static void mlx5e_rx_striding_xdp_tx_hands_page_to_sq(struct kunit *test)
 				1L);
 
 	/* The completion of both, in NAPI: their pages to the cache. */
-	cqe = mlx5_rxt_next_cqe(&sq->cq.wq, t->sq_cqes);
-	cqe->wqe_counter = cpu_to_be16(1);
-	mlx5_rxt_cqe_own(&sq->cq.wq, cqe, t->sq_cqes++, MLX5_CQE_REQ);
-	sp.sq = sq;
-	pp_test_in_softirq(mlx5_rxt_sq_poll_fn, &sp);
+	mlx5_rxt_sq_complete(t, 1);
 	s = mlx5_rxt_stats(t);
 	KUNIT_EXPECT_EQ(test, s.recycle_stats.cached, (u64)MLX5_RXT_MPW_PAGES);
 	KUNIT_EXPECT_EQ(test, s.recycle_stats.released_refcnt, 0ULL);
@@ -2320,7 +2276,6 @@ static int mlx5_rxt_init(struct kunit *test)
 {
 	pp_test_dma_reset();
 	memset(&mlx5_rxt_xdp, 0, sizeof(mlx5_rxt_xdp));
-	mlx5_rxt_mem_disconnect = NULL;
 	pp_test_pin_cpu();
 	return 0;
 }
