@@ -337,8 +337,11 @@ static inline void pp_test_fwd_finish(struct kunit *test,
 		}
 		skb = xdp_build_skb_from_frame(f->frames[i], dev);
 		KUNIT_EXPECT_NOT_NULL(test, skb);
-		if (!skb)
+		if (!skb) {
+			/* The frame is still ours to give back. */
+			xdp_return_frame(f->frames[i]);
 			continue;
+		}
 		KUNIT_EXPECT_FALSE(test, skb->pp_recycle);
 		kfree_skb(skb);
 	}

@@ -1353,11 +1353,12 @@ static void mlx5_rxt_sq_poll_fn(void *arg)
 	mlx5e_poll_xdpsq_cq(&p->sq->cq);
 }
 
-/* Data segment @d sends @len bytes at @dma, synced for the device, as
- * the device would send them: bytes @from on of the frame of @seed,
- * inverted where the XDP program rewrote them (@rewritten).
+/* Data segment @d of the XDP SQ of @t sends @len bytes at @dma, synced
+ * for the device, as the device would send them: bytes @from on of the
+ * frame of @seed, inverted where the XDP program rewrote them
+ * (@rewritten).
  */
-static void mlx5_rxt_expect_seg(struct kunit *test,
+static void mlx5_rxt_expect_seg(struct kunit *test, struct mlx5_rxt *t,
 				const struct mlx5_wqe_data_seg *d,
 				dma_addr_t dma, unsigned int len, u8 seed,
 				unsigned int from, bool rewritten)
@@ -1367,17 +1368,19 @@ static void mlx5_rxt_expect_seg(struct kunit *test,
 
 	KUNIT_EXPECT_EQ(test, be64_to_cpu(d->addr), (u64)dma);
 	KUNIT_EXPECT_EQ(test, be32_to_cpu(d->byte_count), len);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(d->lkey), be32_to_cpu(t->sq->mkey_be));
 	KUNIT_EXPECT_TRUE_MSG(test, pp_test_dma_synced(&pp_test_dma.dev_log,
 						       dma, len),
-			      "frame %u: %u bytes not synced for the device",
-			      seed, len);
+			      "frame %u, bytes %u to %u: not synced for the device",
+			      seed, from, from + len);
 	sent = pp_test_dma_dev_ptr(dma, len);
 	for (j = 0; sent && j < len; j++) {
 		u8 b = mlx5_rxt_byte(seed, from + j);
 
 		bad += sent[j] != (rewritten ? (u8)~b : b);
 	}
-	KUNIT_EXPECT_EQ_MSG(test, bad, 0U, "frame %u as sent", seed);
+	KUNIT_EXPECT_EQ_MSG(test, bad, 0U, "frame %u, bytes %u to %u, as sent",
+			    seed, from, from + len);
 }
 
 static struct mlx5e_tx_wqe *mlx5_rxt_sq_wqe(struct mlx5_rxt *t, u16 pi)
@@ -1438,7 +1441,7 @@ static void mlx5e_rx_xdp_tx_returns_pages_to_pool(struct kunit *test)
 	KUNIT_EXPECT_NE(test, *t->uar, 0ULL);
 	/* The device sends each frame as the program rewrote it. */
 	for (i = 0; i < 4; i++)
-		mlx5_rxt_expect_seg(test, mlx5_rxt_sq_wqe(t, i)->data,
+		mlx5_rxt_expect_seg(test, t, mlx5_rxt_sq_wqe(t, i)->data,
 				    page_pool_get_dma_addr(pages[i]) +
 				    t->rq->buff.headroom, lens[i], i, 0, true);
 	/* The WQEs were freed, but the SQ holds their pages. */
@@ -1572,12 +1575,10 @@ static void mlx5e_rx_xdp_multibuf_tx_sends_every_page(struct kunit *test)
 		for (f = 0; f < c[i].n; f++) {
 			const struct mlx5_wqe_data_seg *d = &wqe->data[f];
 
-			mlx5_rxt_expect_seg(test, d,
+			mlx5_rxt_expect_seg(test, t, d,
 					    page_pool_get_dma_addr(pages[i][f]) +
 					    (f ? 0 : t->rq->buff.headroom),
 					    c[i].size[f], i, from, !f);
-			KUNIT_EXPECT_EQ(test, be32_to_cpu(d->lkey),
-					be32_to_cpu(sq->mkey_be));
 			from += c[i].size[f];
 		}
 	}
@@ -2117,7 +2118,7 @@ static void mlx5e_rx_striding_xdp_tx_hands_page_to_sq(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sq->stats->xmit, 2ULL);
 	KUNIT_EXPECT_EQ(test, sq->pc, 2);
 	for (i = 0; i < 2; i++) {
-		mlx5_rxt_expect_seg(test, mlx5_rxt_sq_wqe(t, i)->data,
+		mlx5_rxt_expect_seg(test, t, mlx5_rxt_sq_wqe(t, i)->data,
 				    page_pool_get_dma_addr(pages[i]) +
 				    t->rq->buff.headroom, lens[i], i, 0, true);
 		/* The SQ holds the page's only user. */
