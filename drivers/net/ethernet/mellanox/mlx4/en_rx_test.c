@@ -222,17 +222,24 @@ static struct mlx4_rxt *mlx4_rxt_start(struct kunit *test, int mtu,
 	return t;
 }
 
-/* mlx4_en_stop_port() for the ring, then what the ring's destruction
- * frees. Skbs the case still holds stay out.
+/* mlx4_en_stop_port() for the ring, and the watcher's reference on its
+ * pool dropped: the pool goes once it has every page back.
  */
-static void mlx4_rxt_stop(struct mlx4_rxt *t)
+static void mlx4_rxt_deactivate(struct mlx4_rxt *t)
 {
 	struct page_pool *pool = t->ring->pp;
 
 	t->priv->port_up = false;
 	mlx4_en_deactivate_rx_ring(t->priv, t->ring);
-	/* The watcher's reference. */
 	page_pool_destroy(pool);
+}
+
+/* mlx4_rxt_deactivate(), then what the ring's destruction frees. Skbs
+ * the case still holds stay out.
+ */
+static void mlx4_rxt_stop(struct mlx4_rxt *t)
+{
+	mlx4_rxt_deactivate(t);
 	xdp_rxq_info_unreg(&t->ring->xdp_rxq);
 	RCU_INIT_POINTER(t->ring->xdp_prog, NULL);
 	kvfree(t->ring->rx_info);
@@ -1594,16 +1601,10 @@ static void mlx4_rx_build_skb_failure_drops_the_frame(struct kunit *test)
 	mlx4_rxt_expect_released(test, t);
 }
 
-/* mlx4_en_stop_port() for the ring: the pool goes once it has every
- * page back.
- */
+/* A port stop once the stack holds no page of the ring: the pool goes. */
 static void mlx4_rxt_port_down(struct kunit *test, struct mlx4_rxt *t)
 {
-	struct page_pool *pool = t->ring->pp;
-
-	t->priv->port_up = false;
-	mlx4_en_deactivate_rx_ring(t->priv, t->ring);
-	page_pool_destroy(pool);
+	mlx4_rxt_deactivate(t);
 	KUNIT_ASSERT_TRUE_MSG(test, pp_test_released(&t->release),
 			      "the pool was not freed");
 }
