@@ -20,9 +20,15 @@ initrd=$top/build/$kernel-$variant/ppsim-initramfs.cpio
 
 out=$("$top/scripts/build-kernel.sh" "$kernel" "$variant")
 args=
+# PPSIM_MODES from the caller picks the modes in either kernel.
+modes=${PPSIM_MODES:-}
 # As in kunit-x86_64.sh: watch one access in 100, not one in 4000. The
 # pool's concurrency is in the modes that use it: KCSAN watches those.
-[ "$kernel" = x86_64-kcsan ] && args="kcsan.skip_watch=100 PPSIM_MODES=pool,frag"
+if [ "$kernel" = x86_64-kcsan ]; then
+	args="kcsan.skip_watch=100"
+	modes=${modes:-pool,frag}
+fi
+[ -n "$modes" ] && args="$args PPSIM_MODES=$modes"
 args="$args PPSIM_POOL=$variant"
 # A kernel with ppsim as a module loads it from the initramfs.
 ko=
