@@ -226,9 +226,8 @@ def rx_summary(data, variants):
     print('RX through ppsim: 64-byte frames, one RX queue (udp_held: two, '
           'the socket holding 512 frames a queue before it reads); Mpps from the '
           'median ns per packet above. The wire (the far end, which '
-          'writes and checksums each frame) and the driver\'s check of '
-          'each frame run on the same CPU in every mode: the ratios '
-          'below are diluted by them')
+          'writes and checksums each frame) runs on the same CPU in '
+          'every mode: the ratios below are diluted by it')
     rows = [['mode'] + ['%s %s' % c for c in cols]]
     for m in RX_MODES:
         rows.append([m] + [fmt(p / 1e6) if p else '-'

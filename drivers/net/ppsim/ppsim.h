@@ -72,7 +72,6 @@ struct ppsim_rxq_stats {
 	u64_stats_t bytes;
 	u64_stats_t drops;
 	u64_stats_t alloc_fail;
-	u64_stats_t bad;
 	u64_stats_t xdp_pass;
 	u64_stats_t xdp_drop;
 	u64_stats_t xdp_tx;
@@ -94,7 +93,6 @@ struct ppsim_rxq_counts {
 	u64 bytes;
 	u64 drops;
 	u64 alloc_fail;
-	u64 bad;
 	u64 xdp_pass;
 	u64 xdp_drop;
 	u64 xdp_tx;

@@ -9,7 +9,7 @@
 #include "ppsim.h"
 
 static const char * const ppsim_rxq_stat_names[] = {
-	"packets", "bytes", "drops", "alloc_fail", "bad",
+	"packets", "bytes", "drops", "alloc_fail",
 	"xdp_pass", "xdp_drop", "xdp_tx", "xdp_redirect", "xdp_aborted",
 	"xdp_tx_full", "xdp_tx_done", "cache_reuse", "cache_busy",
 };
@@ -91,7 +91,6 @@ static void ppsim_get_ethtool_stats(struct net_device *ndev,
 		*data++ = s.bytes;
 		*data++ = s.drops;
 		*data++ = s.alloc_fail;
-		*data++ = s.bad;
 		*data++ = s.xdp_pass;
 		*data++ = s.xdp_drop;
 		*data++ = s.xdp_tx;

@@ -60,7 +60,6 @@ static void ppsim_get_stats64(struct net_device *ndev,
 		stats->rx_packets += s.packets;
 		stats->rx_bytes += s.bytes;
 		stats->rx_dropped += s.drops;
-		stats->rx_errors += s.bad;
 	}
 	stats->tx_dropped = atomic64_read(&priv->tx_dropped);
 }

@@ -420,24 +420,6 @@ static struct sk_buff *ppsim_build_skb(struct ppsim_rxq *q,
 	return skb;
 }
 
-/* Checks a wire frame's content; other frames pass. The order is the
- * receiver's to check: frames looped back from other queues or devices
- * are in the order they were sent, not the order of this queue.
- */
-static bool ppsim_frame_bad(const u8 *va, u32 len)
-{
-	const struct ppsim_wire_hdr *h = (const void *)(va + PPSIM_WIRE_L4_END);
-	u32 csum;
-
-	if (len < PPSIM_WIRE_PAYLOAD || h->magic != htonl(PPSIM_WIRE_MAGIC))
-		return false;
-	csum = ppsim_wire_csum(PPSIM_WIRE_CSUM_SEED, (const u8 *)h,
-			       offsetof(struct ppsim_wire_hdr, csum));
-	csum = ppsim_wire_csum(csum, va + PPSIM_WIRE_PAYLOAD,
-			       len - PPSIM_WIRE_PAYLOAD);
-	return ntohs(h->len) != len || ntohl(h->csum) != csum;
-}
-
 static void ppsim_tx_count(struct ppsim_rxq *q, u32 full, u32 done)
 {
 	struct ppsim_rxq_stats *st = q->stats;
@@ -679,13 +661,10 @@ static void ppsim_rx_one(struct ppsim_rxq *q, struct ppsim_buf *b, u32 len)
 	struct ppsim_rxq_stats *st = q->stats;
 	u32 headroom = q->priv->headroom;
 	struct sk_buff *skb = NULL;
-	bool pass = true, bad;
+	bool pass = true;
 
 	ppsim_sync_for_cpu(q, b, len);
-	bad = ppsim_frame_bad(page_address(b->page) + b->off, len);
 	u64_stats_update_begin(&st->syncp);
-	if (bad)
-		u64_stats_inc(&st->bad);
 	u64_stats_inc(&st->packets);
 	u64_stats_add(&st->bytes, len);
 	u64_stats_update_end(&st->syncp);
@@ -1291,7 +1270,6 @@ void ppsim_rxq_stats_read(const struct ppsim_rxq_stats *s,
 		out->bytes = u64_stats_read(&s->bytes);
 		out->drops = u64_stats_read(&s->drops);
 		out->alloc_fail = u64_stats_read(&s->alloc_fail);
-		out->bad = u64_stats_read(&s->bad);
 		out->xdp_pass = u64_stats_read(&s->xdp_pass);
 		out->xdp_drop = u64_stats_read(&s->xdp_drop);
 		out->xdp_tx = u64_stats_read(&s->xdp_tx);
