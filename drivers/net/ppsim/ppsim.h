@@ -105,6 +105,31 @@ struct ppsim_rxq_counts {
 };
 
 struct ppsim_priv;
+struct ppsim_rxq;
+
+/**
+ * struct ppsim_mode_ops - how one RX mode gets and gives back its buffers
+ * @init: makes what the mode keeps per queue (a pool, a cache); NULL
+ *	for none. Runs before the first @get.
+ * @get: fills a descriptor with a new buffer: 0 or -ENOMEM. From NAPI,
+ *	or with BHs off before NAPI runs.
+ * @handoff: what must happen before the buffer leaves the ring for an
+ *	skb or an xdp_frame, whose freeing then gives it back; NULL for
+ *	nothing
+ * @put: gives back a posted buffer that never reached the stack, when
+ *	the queue stops (NAPI is off)
+ * @free: releases what the mode holds besides posted buffers (its pool,
+ *	its cache, the page being carved), once every posted buffer is
+ *	back and the XDP memory model is unregistered; also when @init
+ *	failed or never ran (the queue is zeroed). NULL for nothing.
+ */
+struct ppsim_mode_ops {
+	int (*init)(struct ppsim_rxq *q);
+	int (*get)(struct ppsim_rxq *q, struct ppsim_buf *b);
+	void (*handoff)(struct ppsim_rxq *q, struct ppsim_buf *b);
+	void (*put)(struct ppsim_rxq *q, struct ppsim_buf *b);
+	void (*free)(struct ppsim_rxq *q);
+};
 
 /**
  * struct ppsim_tx_ent - a frame on a queue's XDP TX ring
@@ -118,16 +143,49 @@ struct ppsim_tx_ent {
 	bool xmit;
 };
 
-/* One RX queue: descriptor ring, completion queue, NAPI.
+/**
+ * struct ppsim_hw_rxq - the device's side of an RX queue
+ * @lock: serialises the device's writers (the wire, TX looped back) and
+ *	the queue's stop
+ * @fill: the next posted buffer the device writes
+ * @stopping: the queue is going: the device writes nothing more
+ * @wire_left: frames the wire has yet to write
+ * @wire_seq: the sequence number of its next frame
+ * @wire_len: the length of its frames
+ * @wire_rate: the rate @wire_t0 and @wire_sent keep the pace of
+ * @wire_t0: when the pace started, in ns
+ * @wire_sent: frames written since @wire_t0
+ * @wire_tmpl: the headers of its frames: Ethernet, IPv4, UDP
+ * @wire_work: the wire, which runs as a work item
+ */
+struct ppsim_hw_rxq {
+	spinlock_t lock;	/* see above */
+	u32 fill;
+	bool stopping;
+	u32 wire_left;
+	u32 wire_seq;
+	u32 wire_len;
+	u32 wire_rate;
+	u64 wire_t0;
+	u64 wire_sent;
+	u8 wire_tmpl[PPSIM_WIRE_L4_END];
+	struct delayed_work wire_work;
+};
+
+/* One RX queue: the driver's descriptor ring, completion queue and NAPI,
+ * and the device's side of them in @hw. The rings (@ring, @cq) and their
+ * indices @post and @done are the memory the driver and the device
+ * share; the device reads @post and writes @done.
  *
  * The ring indices run free and are masked on use. The driver posts
- * buffers at @post; the device fills them in order from @fill and
+ * buffers at @post; the device fills them in order from hw.fill and
  * publishes each completion by moving @done; NAPI consumes from @cons.
- * So cons <= done <= fill <= post, and post - cons <= @size.
+ * So cons <= done <= hw.fill <= post, and post - cons <= @size.
  */
 struct ppsim_rxq {
 	struct napi_struct napi;
 	struct ppsim_priv *priv;
+	const struct ppsim_mode_ops *ops;
 	struct page_pool *pp;
 	struct ppsim_buf *ring;
 	struct ppsim_cqe *cq;
@@ -153,28 +211,20 @@ struct ppsim_rxq {
 	u32 tx_tail;			/* the next free entry */
 	struct ppsim_tx_ent tx_ring[PPSIM_XDP_TX_RING];
 
-	/* device side: the wire generator and TX loopback */
-	spinlock_t dev_lock;	/* serialises the device's writers */
-	u32 fill;
-	u32 wire_left;
-	u32 wire_seq;
-	u32 wire_len;
-	u32 wire_rate;		/* the pace below is for this rate */
-	u64 wire_t0;		/* ns: when the pace started */
-	u64 wire_sent;		/* frames written since wire_t0 */
-	bool stopping;
-	u8 wire_tmpl[PPSIM_WIRE_L4_END];	/* Ethernet, IPv4, UDP */
-	struct delayed_work wire_work;
+	union {
+		struct {	/* cache: pages the driver still holds a ref on */
+			struct ppsim_cache_ent *cache;
+			u32 cache_head;
+			u32 cache_tail;
+		};
+		struct {	/* order3: the compound page being carved */
+			struct page *o3_page;
+			dma_addr_t o3_dma;
+			u32 o3_off;
+		};
+	};
 
-	/* cache mode: FIFO of pages the driver still holds a ref on */
-	struct ppsim_cache_ent *cache;
-	u32 cache_head;
-	u32 cache_tail;
-
-	/* order3 mode: the compound page being carved into frames */
-	struct page *o3_page;
-	dma_addr_t o3_dma;
-	u32 o3_off;
+	struct ppsim_hw_rxq hw;
 };
 
 /**
@@ -216,7 +266,25 @@ struct ppsim_priv {
 };
 
 extern const char * const ppsim_mode_names[PPSIM_MODE_NR];
+extern const struct ppsim_mode_ops ppsim_mode_ops[PPSIM_MODE_NR];
 extern const struct ethtool_ops ppsim_ethtool_ops;
+
+static inline struct device *ppsim_dma_dev(struct ppsim_priv *priv)
+{
+	return &priv->pdev->dev;
+}
+
+/* Adds @n to one RX counter of @q, in a write section of its own. The
+ * poll is the counters' only writer; on 64-bit machines the section
+ * costs nothing.
+ */
+static inline void ppsim_rx_count(struct ppsim_rxq *q, u64_stats_t *counter,
+				  u64 n)
+{
+	u64_stats_update_begin(&q->stats->syncp);
+	u64_stats_add(counter, n);
+	u64_stats_update_end(&q->stats->syncp);
+}
 
 int ppsim_queues_start(struct ppsim_priv *priv);
 void ppsim_queues_stop(struct ppsim_priv *priv);
@@ -227,6 +295,13 @@ int ppsim_xdp_xmit(struct net_device *ndev, int n, struct xdp_frame **frames,
 		   u32 flags);
 void ppsim_tx_kick(struct ppsim_priv *priv);
 int ppsim_reconfigure(struct ppsim_priv *priv, u32 num_rxq, u32 ring_size);
+
+/* The device model (ppsim_hw.c): what the hardware would do. */
+void ppsim_hw_rxq_init(struct ppsim_rxq *q);
+void ppsim_hw_rxq_stop(struct ppsim_rxq *q);
+void ppsim_hw_doorbell(struct ppsim_rxq *q);
+int ppsim_hw_receive(struct ppsim_rxq *q, const void *data, u32 len);
+int ppsim_hw_receive_skb(struct ppsim_rxq *q, const struct sk_buff *skb);
 int ppsim_wire_start(struct ppsim_priv *priv, u32 frames, u32 len);
 u32 ppsim_wire_left(struct ppsim_priv *priv);
 
