@@ -176,7 +176,10 @@ static void ppsim_setup(struct net_device *ndev)
 	ether_setup(ndev);
 	ndev->netdev_ops = &ppsim_netdev_ops;
 	ndev->ethtool_ops = &ppsim_ethtool_ops;
-	ndev->priv_flags |= IFF_LIVE_ADDR_CHANGE;
+	/* No netpoll: the device model's locks are taken with IRQs on,
+	 * and netpoll may transmit from a hard IRQ.
+	 */
+	ndev->priv_flags |= IFF_LIVE_ADDR_CHANGE | IFF_DISABLE_NETPOLL;
 	ndev->min_mtu = ETH_MIN_MTU;
 	ndev->max_mtu = ETH_DATA_LEN;
 }

@@ -360,8 +360,8 @@ static int ppsim_poll(struct napi_struct *napi, int budget)
 		q->cons++;
 		work++;
 	}
-	/* Budget 0 (netpoll, maybe from hard IRQ): no XDP and no pool
-	 * access, whose direct paths belong to a NAPI poll proper.
+	/* Budget 0 means no XDP and no pool access, whose direct paths
+	 * belong to a NAPI poll proper (netpoll's, which ppsim refuses).
 	 */
 	if (budget) {
 		tx_more = ppsim_tx_complete(q);
