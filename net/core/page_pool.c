@@ -1,7 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * page_pool: recycling page allocator for network RX rings.
- */
+/* page_pool: recycling page allocator for network RX rings. */
 
 /**
  * DOC: Concurrency rules
@@ -13,40 +11,36 @@
  * the driver while that NAPI is stopped. Nothing locks them.
  *
  * **Direct returns.** A return with allow_direct is the caller's claim
- * to run in the owner context; the pool cannot check it. It only
- * ignores the claim where it cannot hold: without BH disabled, and in a
- * hard IRQ or NMI, which may have interrupted the owner's BH-disabled
- * section (6.1 tests in_softirq() alone, which is true there too). Such
- * a page takes the return ring. The direct path does not look for
- * destroy: the owner never runs concurrently with, nor after, the last
- * page_pool_destroy(), so a driver must not return pages with
- * allow_direct from then on.
+ * to run in the owner context. The pool cannot check it, and ignores it
+ * (the page takes the return ring) only where it cannot hold: with BH
+ * enabled, and in a hard IRQ or NMI, which may have interrupted the
+ * owner's BH-off section (6.1 tests in_softirq() alone, true there too).
+ * The direct path does not look for destroy: the owner never runs
+ * concurrently with, nor after, the last page_pool_destroy(), so no page
+ * may be returned with allow_direct from then on.
  *
  * **NAPI-local returns.** A pool linked to its NAPI (p.napi) also takes
- * a return without allow_direct as direct where only its NAPI's context
- * could be running: BH off, IRQs on, on the CPU whose poll list holds
- * the NAPI (napi->list_owner). Softirqs of one CPU do not nest, and BH
- * off keeps them out, so such a return cannot run concurrently with the
- * poll; only that CPU can read its own number there: it writes -1
- * before the NAPI may move. netpoll may call the poll with budget 0
- * from anywhere, which is why a driver must not touch its pool then.
- * Destroy (and page_pool_disable_direct_recycling(), which the owner
- * does not call concurrently with destroy) unlinks the NAPI, then
- * waits for an RCU grace period, which covers BH-off sections: no
- * return is direct after that, and none still reads the NAPI.
+ * a return without allow_direct as direct where only that NAPI's
+ * context can run: BH off, IRQs on, on the CPU whose poll list holds
+ * the NAPI (napi->list_owner: only that CPU can read its own number
+ * there, as it writes -1 before the NAPI may move). Softirqs of one CPU
+ * do not nest and BH off keeps them out, so such a return cannot run
+ * concurrently with the poll. netpoll may call the poll with budget 0
+ * from anywhere: a driver must not touch its pool then. Destroy and
+ * page_pool_disable_direct_recycling() (never called concurrently)
+ * unlink the NAPI, then wait for an RCU grace period, which covers
+ * BH-off sections: after it no return is direct, and none still reads
+ * the NAPI.
  *
  * **Return ring.** Any context may produce into pool->ring, hard IRQ
- * included: the ring takes no lock (see page_pool_ring.h). A producer
- * claims cells with cmpxchg and publishes each with a release store of
- * its page. The owner is the only consumer (destroy, then the deferred
- * free work, count as the owner: they run once it has stopped). In a
- * DMA-mapping pool a producer syncs its pages for the device and
- * publishes them inside an RCU read-side section in which it saw
- * ring_closed clear. The ring count of the stats is the ring's tail (so
- * it wraps at 2^32 on 32-bit machines); ring_full is counted per CPU.
- * The owner steps over one cell claimed and not yet published. A lone
- * one with nothing published after it, or two in a row, make the ring
- * look empty to the owner, and are counted so.
+ * included: it takes no lock (see page_pool_ring.h). The owner is its
+ * only consumer (destroy, then the deferred free work, count as the
+ * owner: they run once it has stopped). In a DMA-mapping pool a producer
+ * syncs its pages for the device and publishes them inside an RCU
+ * read-side section in which it saw ring_closed clear. The stats' ring
+ * count is the ring's tail (it wraps at 2^32 on 32-bit machines);
+ * ring_full is counted per CPU. An unpublished cell the owner cannot
+ * step over makes the ring look empty, and is counted so.
  *
  * **Leaving the pool.** A page may leave from any context. With
  * PP_FLAG_DMA_MAP it is erased from pool->dma_mapped under the xarray's
@@ -75,31 +69,26 @@
  *
  * The steps, which the code names:
  *
- * - *Close the ring*: set ring_closed, so that returners free their
- *   pages instead of storing them, and free the pages of the cache, the
- *   ring and the fragment being cut. A returner that saw ring_closed
- *   clear may still store a page after this: its page is in flight, so
- *   the pool stays until it is drained by *close DMA* or by the
- *   deferred free work (the returner may not touch the pool to kick it).
- * - *Close DMA* (only with PP_FLAG_DMA_MAP): set dma_closed; with pages
- *   still out, wait for an RCU grace period and drain the ring again.
- *   Returners that saw ring_closed or dma_closed clear have finished
- *   their syncs, stores and unmaps by then; later ones see both set, so
- *   they sync nothing, store nothing and unmap only under the xarray
- *   lock. With no page out there is nobody to wait for: every page
- *   counted as released was unmapped before it was counted.
- * - *Unmap the rest* (only with PP_FLAG_DMA_MAP): erase every page still in pool->dma_mapped and
- *   unmap it, both under the xarray lock: its returner cannot free the
- *   page before taking that lock, so no page goes back to the page
- *   allocator while still mapped. Once a look under the lock finds the
- *   xarray empty, no returner is in the middle of an unmap: destroy
- *   drops the device reference, and the pool makes no DMA call after
- *   it returns.
+ * - *Close the ring*: set ring_closed; free the pages of the cache, the
+ *   ring and the fragment being cut. A page stored after this by a
+ *   returner that saw ring_closed clear keeps the pool alive until
+ *   *close DMA* or the deferred free work drains it.
+ * - *Close DMA* (PP_FLAG_DMA_MAP only): set dma_closed; with pages still
+ *   out, wait for an RCU grace period and drain the ring again:
+ *   returners that saw either flag clear have finished their syncs,
+ *   stores and unmaps, and later ones see both set, so they store and
+ *   sync nothing and unmap only under the xarray lock. With no page out
+ *   there is nobody to wait for: every page counted as released was
+ *   unmapped before it was counted.
+ * - *Unmap the rest* (PP_FLAG_DMA_MAP only): erase and unmap every page
+ *   still in pool->dma_mapped under the xarray lock, which a returner
+ *   takes before it may free its page: no page goes back to the page
+ *   allocator still mapped. Once a look under the lock finds the xarray
+ *   empty, no returner is in the middle of an unmap: destroy drops the
+ *   device reference, and the pool makes no DMA call after it returns.
  * - *Mark destroyed*: set destroyed under teardown_lock (direct returns
- *   do not look: see above). Returners that see it count their page as
- *   released under that lock, and the one returning the last page kicks
- *   the deferred free work, which drains the ring, then frees the pool
- *   after checking the counts under the same lock.
+ *   do not look: see above). The deferred free work drains the ring,
+ *   then frees the pool after checking the counts under the same lock.
  *
  * A page in flight keeps its pool alive: the pool is freed only once
  * every page that entered it has left. So a returner never touches the
@@ -135,38 +124,33 @@
 #include "page_pool_ring.h"
 
 #define PP_DEFAULT_RING_SIZE	1024
-/* Larger requests are clamped, not refused: mlx5's striding RQ asks for
- * more than 32768 pages, and a refusal keeps its interface down.
+/* Bigger pool_size is clamped, not refused: mlx5 asks for more than
+ * 32768, and refusing would keep its interface down.
  */
 #define PP_MAX_RING_SIZE	16384U
 
 /* Mappings stay for the page's life in the pool; syncs are explicit. */
 #define PP_DMA_ATTRS		(DMA_ATTR_SKIP_CPU_SYNC | DMA_ATTR_WEAK_ORDERING)
 
-/* The low bits of pp_magic overlay lru.next, where the page allocator
- * keeps the pfmemalloc mark: leave them alone.
- */
+/* pp_magic overlays lru.next, whose low bits hold the pfmemalloc mark. */
 #define PP_MAGIC_ALLOC_BITS	0x3UL
 
-/* While the pool cuts fragments from a page, it holds this many users
- * of it, so that fragments coming back cannot drop the count to zero;
- * when it moves on, it drops the part of the bias it did not hand out.
- * Half the range: holders may add users (page_pool_ref_page()).
+/* Users held on a page while fragments are cut from it, so that returns
+ * cannot drop the count to zero; half the range, as holders may add users.
  */
 #define PP_FRAG_BIAS		(LONG_MAX / 2)
 
 #define PP_RETRY_INTERVAL	HZ
 #define PP_DEFER_WARN_INTERVAL	(60 * HZ)
 
-/* Counter updates. Without CONFIG_PAGE_POOL_STATS the counters do not
- * exist, and the macros drop their arguments unseen.
- */
 #ifdef CONFIG_PAGE_POOL_STATS
-/* Owner context only: plain counters in the pool, like the alloc cache. */
+/* Plain adds for the owner's counters; per-CPU ones for any context,
+ * hard IRQ included (this_cpu_add is IRQ-safe).
+ */
 #define pp_stat_add(counter, n)		((counter) += (n))
-/* Any context: each CPU counts in its own copy, safe against IRQs. */
 #define pp_stat_percpu_add(counter, n)	this_cpu_add(counter, n)
 #else
+/* The counters do not exist: the arguments must go unseen. */
 #define pp_stat_add(counter, n)		do { } while (0)
 #define pp_stat_percpu_add(counter, n)	do { } while (0)
 #endif
@@ -176,7 +160,6 @@ static unsigned int pp_span(const struct page_pool *pool)
 	return PAGE_SIZE << pool->p.order;
 }
 
-/* @nid if the page allocator can serve it, else NUMA_NO_NODE. */
 static int pp_usable_node(int nid)
 {
 	if (nid < 0 || nid >= MAX_NUMNODES || !node_state(nid, N_MEMORY))
@@ -184,11 +167,7 @@ static int pp_usable_node(int nid)
 	return nid;
 }
 
-/* The node the pool allocates from, and the only one whose pages the
- * refill from the return ring keeps: alloc_nid, resolved from p.nid at
- * create and update_nid time, or the allocating CPU's nearest node with
- * memory when p.nid is NUMA_NO_NODE or has no memory. Owner context.
- */
+/* Owner context: the node the pool allocates from and the refill keeps. */
 static int pp_home_node(const struct page_pool *pool)
 {
 	int nid = pool->alloc_nid;
@@ -196,13 +175,11 @@ static int pp_home_node(const struct page_pool *pool)
 	return nid == NUMA_NO_NODE ? numa_mem_id() : nid;
 }
 
-/* Only pages nobody else holds and that are not from the reserves. */
 static bool pp_page_recyclable(struct page *page)
 {
 	return page_ref_count(page) == 1 && !page_is_pfmemalloc(page);
 }
 
-/* Sync up to @len bytes (at most max_len) from p.offset for the device. */
 static void pp_sync_for_device(struct page_pool *pool, struct page *page,
 			       unsigned int len)
 {
@@ -227,9 +204,7 @@ static unsigned int pp_recycle_sync_len(const struct page_pool *pool,
 	return READ_ONCE(pool->frags_cut) ? -1 : dma_sync_size;
 }
 
-/* Map a page entering the pool and record it, so that destroy can find
- * it if it is still in flight then.
- */
+/* Recorded so that destroy can find the page if it is still in flight. */
 static bool pp_dma_map(struct page_pool *pool, struct page *page)
 {
 	struct device *dev = pool->p.dev;
@@ -241,8 +216,8 @@ static bool pp_dma_map(struct page_pool *pool, struct page *page)
 				  pool->p.dma_dir, PP_DMA_ATTRS);
 	if (dma_mapping_error(dev, addr))
 		return false;
-	/* Kept in pages where dma_addr_t is wider than a word: only a bus
-	 * offset or an IOMMU granule below PAGE_SIZE could misalign it.
+	/* Fails only on 32-bit with a 64-bit dma_addr_t, where an address
+	 * that is not page aligned cannot be kept in struct page.
 	 */
 	if (page_pool_set_dma_addr(page, addr)) {
 		dev_warn_once(dev, "page_pool: DMA address %pad does not fit in struct page\n",
@@ -279,10 +254,8 @@ static void pp_dma_unmap(struct page_pool *pool, struct page *page)
 	page_pool_set_dma_addr(page, 0);
 }
 
-/* Unmap a page leaving a DMA-mapping pool, unless destroy already did:
- * whoever erases the page from dma_mapped unmaps it. Outside the lock,
- * unless destroy may be about to drop the device: then its last look
- * under the lock waits for us ("Leaving the pool").
+/* Rule "Leaving the pool": unmap under the lock once destroy may be about
+ * to drop the device, so that its last look under the lock waits for us.
  */
 static noinline void pp_dma_forget(struct page_pool *pool, struct page *page)
 {
@@ -306,15 +279,7 @@ static noinline void pp_dma_forget(struct page_pool *pool, struct page *page)
 /* Pages unmapped per hold of the xarray lock (IRQs off) at destroy. */
 #define PP_TEARDOWN_BATCH	16
 
-/* Destroy's step "unmap the rest", after the grace period of "close
- * DMA": unmap the pages still in flight and let go of the device. Each page
- * is erased and unmapped under the xarray lock, which its returner must
- * take before it may free the page: a page is never back in the page
- * allocator, and maybe mapped anew, while this mapping of it lives. The
- * loop ends with a look under the lock that finds nothing, after which
- * no returner can still be unmapping (late ones unmap under the lock),
- * so the device may go.
- */
+/* Destroy's step "unmap the rest", after the grace period of "close DMA". */
 static void pp_dma_teardown(struct page_pool *pool)
 {
 	struct xarray *xa = &pool->dma_mapped;
@@ -337,7 +302,6 @@ static void pp_dma_teardown(struct page_pool *pool)
 	put_device(pool->p.dev);
 }
 
-/* A new page from the page allocator joins the pool. */
 static bool pp_admit_page(struct page_pool *pool, struct page *page)
 {
 	u32 hold;
@@ -358,10 +322,8 @@ static bool pp_admit_page(struct page_pool *pool, struct page *page)
 	return true;
 }
 
-/* Count a page as gone, after destroy: the returner of the last page
- * kicks the deferred free work, so that the pool goes away without
- * waiting for the next retry. The pool may be freed once the lock is
- * dropped.
+/* Step "mark destroyed": the last page's returner kicks the free work
+ * rather than wait for its retry. The pool may go once the lock drops.
  */
 static noinline void pp_count_late_release(struct page_pool *pool,
 					   struct page *page)
@@ -377,11 +339,9 @@ static noinline void pp_count_late_release(struct page_pool *pool,
 	trace_page_pool_state_release(pool, page, released);
 }
 
-/* Count a page as gone. Once the count is in, the pool may be freed at
- * any time: the pool is not touched after. A direct return does not
- * check destroyed: the owner never runs once the last
- * page_pool_destroy() may have started (see allow_direct). A false
- * claim only delays the pool's free to the next retry.
+/* The pool may be freed once the count is in. A direct return does not
+ * check destroyed (rule "Direct returns"); a false claim only delays the
+ * pool's free to the next retry.
  */
 static __always_inline void pp_count_release(struct page_pool *pool,
 					     struct page *page, bool direct)
@@ -396,9 +356,7 @@ static __always_inline void pp_count_release(struct page_pool *pool,
 	trace_page_pool_state_release(pool, page, released);
 }
 
-/* Take a page out of the pool; the caller keeps its page reference.
- * Inline: every page that leaves the pool on the put path runs it.
- */
+/* The caller keeps its page reference. Inline: the put path runs it. */
 static __always_inline void pp_release_page(struct page_pool *pool,
 					    struct page *page, bool direct)
 {
@@ -409,16 +367,14 @@ static __always_inline void pp_release_page(struct page_pool *pool,
 	pp_count_release(pool, page, direct);
 }
 
-/* Take a page out of the pool and drop the pool's reference to it. */
 static void pp_free_page(struct page_pool *pool, struct page *page)
 {
 	pp_release_page(pool, page, false);
 	put_page(page);
 }
 
-/* Free a returned page that someone else still holds, or that came from
- * the pfmemalloc reserves. Counted first: once it is released, the pool
- * may be gone. A direct return counts in the owner's stats.
+/* A page someone else holds, or from the pfmemalloc reserves. Counted
+ * before the release: the pool may be gone after it.
  */
 static __always_inline void pp_free_unrecyclable(struct page_pool *pool,
 						 struct page *page,
@@ -437,10 +393,8 @@ static struct page *pp_cache_pop(struct page_pool *pool)
 	return pool->alloc.cache[--pool->alloc.count];
 }
 
-/* Owner context: of the pages in cache slots [@from, @to), keep those
- * on the pool's node, packed from @from on, and free the others.
- *
- * Return: the slot after the last page kept.
+/* Owner context: keep the pages of slots [@from, @to) on the pool's node,
+ * packed from @from, and free the others. Returns the slot after them.
  */
 static u32 pp_keep_local_pages(struct page_pool *pool, u32 from, u32 to)
 {
@@ -457,21 +411,16 @@ static u32 pp_keep_local_pages(struct page_pool *pool, u32 from, u32 to)
 	return from;
 }
 
-/* Owner context, cache empty: move a batch from the return ring to the
- * alloc cache, taking more to make up for pages from another node, but
- * freeing at most a batch of those: after a node change the ring
- * may hold pool_size of them, and each costs a lock, an unmap and a
- * put, in a NAPI poll.
+/* Owner context, cache empty: move a batch from the ring to the cache,
+ * taking more for pages from another node but freeing at most a batch of
+ * those: after a node change the ring may hold pool_size of them, each a
+ * lock, an unmap and a put in a NAPI poll. No take overshoots a limit.
  */
 static u32 pp_refill_from_ring(struct page_pool *pool)
 {
 	void **slots = (void **)pool->alloc.cache;
 	u32 count = 0, waived = 0, want, got, kept;
 
-	/* Each take is sized so that neither limit can be overshot: a batch
-	 * kept, a batch freed. Stop at either, or when the ring comes up
-	 * short: it has no more for now.
-	 */
 	do {
 		want = PP_ALLOC_CACHE_REFILL - max(count, waived);
 		got = pp_ring_consume(&pool->ring, slots + count, want);
@@ -503,7 +452,6 @@ static struct page *pp_alloc_high_order(struct page_pool *pool, gfp_t gfp)
 	return page;
 }
 
-/* Owner context, cache empty: fill it from the page allocator. */
 static struct page *pp_alloc_bulk(struct page_pool *pool, gfp_t gfp)
 {
 	struct page **slots = pool->alloc.cache;
@@ -539,9 +487,7 @@ static struct page *pp_get_page(struct page_pool *pool, gfp_t gfp)
 		pp_stat_add(pool->alloc_stats.refill, 1);
 		return pp_cache_pop(pool);
 	}
-	/* An RX ring runs short under memory pressure by design; drivers
-	 * that pass a bare GFP_ATOMIC would fill the log with splats.
-	 */
+	/* RX rings run short under pressure: no splats for bare GFP_ATOMIC. */
 	if ((gfp & GFP_ATOMIC) == GFP_ATOMIC)
 		gfp |= __GFP_NOWARN;
 	if (pool->p.order)
@@ -554,9 +500,9 @@ static struct page *pp_get_page(struct page_pool *pool, gfp_t gfp)
  * @pool: the pool
  * @gfp: allocation flags, used when the pool needs new pages
  *
- * Call from the pool's owner context (its NAPI poll, or with that NAPI
- * stopped). With PP_FLAG_DMA_MAP the page comes mapped, and with
- * PP_FLAG_DMA_SYNC_DEV synced for the device. The page has one user.
+ * Call from the pool's owner context. With PP_FLAG_DMA_MAP the page comes
+ * mapped, and with PP_FLAG_DMA_SYNC_DEV synced for the device. The page
+ * has one user.
  *
  * Return: a page of the pool's order, or NULL.
  */
@@ -566,9 +512,9 @@ struct page *page_pool_alloc_pages(struct page_pool *pool, gfp_t gfp)
 }
 EXPORT_SYMBOL(page_pool_alloc_pages);
 
-/* Every fragment starts where a build_skb() on the previous one would
- * have to end: its struct skb_shared_info holds atomics, which must not
- * straddle a cache line (x86 traps split locks) or be misaligned.
+/* Fragments start where a build_skb() on the previous one would end:
+ * the atomics of its skb_shared_info must neither straddle a cache line
+ * (split locks) nor be misaligned.
  */
 static unsigned int pp_frag_align(void)
 {
@@ -576,7 +522,6 @@ static unsigned int pp_frag_align(void)
 		     __alignof__(struct skb_shared_info));
 }
 
-/* Start cutting fragments from @page; the first one, of @size, is taken. */
 static void pp_frag_start(struct page_pool *pool, struct page *page,
 			  unsigned int size)
 {
@@ -588,11 +533,8 @@ static void pp_frag_start(struct page_pool *pool, struct page *page,
 		WRITE_ONCE(pool->frags_cut, true);
 }
 
-/* Stop cutting from the current fragment page and drop the part of the
- * bias not handed out.
- *
- * Return: the page if every fragment has already come back, so that it
- * is ours again; NULL if the holder of the last fragment gives it back.
+/* Drop the bias not handed out. Returns the page if every fragment is
+ * back, NULL if the last fragment's holder will give it back.
  */
 static struct page *pp_frag_detach(struct page_pool *pool)
 {
@@ -604,9 +546,7 @@ static struct page *pp_frag_detach(struct page_pool *pool)
 	return page;
 }
 
-/* Stop cutting from the current fragment page; if it is ours again,
- * return it for reuse when it may be reused, or let it go.
- */
+/* Detach the fragment page; reuse it if it is ours again, or let it go. */
 static struct page *pp_frag_retire(struct page_pool *pool)
 {
 	struct page *page = pp_frag_detach(pool);
@@ -679,11 +619,10 @@ EXPORT_SYMBOL(page_pool_alloc_frag);
  * @gfp: allocation flags, used when the pool needs new pages
  *
  * Call from the pool's owner context. More than half of the pool's page
- * takes a whole page. A smaller size is cut as by
- * page_pool_alloc_frag(); the last fragment that fits in a page takes
- * the rest of it, so that with requests of one size the truesizes of a
- * page's buffers add up to it.
- * A size of 0 or beyond the page is refused.
+ * takes a whole page; a smaller size is cut as by page_pool_alloc_frag(),
+ * and the last fragment that fits in a page takes the rest of it, so that
+ * with requests of one size the truesizes of a page's buffers add up to
+ * it. A size of 0 or beyond the page is refused.
  *
  * Return: the page holding the buffer, or NULL.
  */
@@ -711,10 +650,8 @@ struct page *page_pool_alloc(struct page_pool *pool, unsigned int *offset,
 }
 EXPORT_SYMBOL(page_pool_alloc);
 
-/* Whether a caller that claims to be the owner (allow_direct) may be:
- * BH disabled, and not in a hard IRQ or NMI that interrupted such a
- * section. The hard IRQ and NMI bits of the preempt count lie above the
- * softirq bits.
+/* Rule "Direct returns": BH off, not in hard IRQ or NMI (their preempt
+ * count bits lie above the softirq bits).
  */
 static bool pp_may_be_owner(void)
 {
@@ -724,11 +661,8 @@ static bool pp_may_be_owner(void)
 	return irq && irq <= SOFTIRQ_MASK;
 }
 
-/* Whether the running context stands in for the pool's NAPI (rule
- * "NAPI-local returns"): BH off, IRQs on, on the CPU whose poll list
- * holds it. IRQs off means netpoll, or a section that may
- * have interrupted the owner's own use of the cache. Softirqs are
- * preemptible on PREEMPT_RT.
+/* Rule "NAPI-local returns". IRQs off means netpoll, or a section that
+ * may have interrupted the owner; softirqs are preemptible on PREEMPT_RT.
  */
 static bool pp_napi_local(const struct page_pool *pool)
 {
@@ -752,15 +686,11 @@ static bool pp_cache_put(struct page_pool *pool, struct page *page,
 	return true;
 }
 
-/* Store what fits of @pages in the return ring; the caller saw it open.
- *
- * Preemption stays off between claim and publish, so that the claimed
- * cells stay unpublished no longer than an IRQ and the softirqs it runs.
- * If those run the owner's NAPI poll, it steps over a single claimed
- * cell (see page_pool_ring.h) but stops at several: a bulk store from
- * a context where softirqs may start turns them off for its window.
- * PREEMPT_RT starts none on IRQ exit, and there BH off would not keep
- * preemption off.
+/* The caller saw the ring open. Preemption stays off between claim and
+ * publish, and BH too for a bulk store where softirqs may start: the
+ * owner's poll steps over one unpublished cell, not several
+ * (DOC: Return ring in page_pool_ring.h). PREEMPT_RT starts no softirq on IRQ exit, and
+ * there BH off would not keep preemption off.
  */
 static __always_inline int pp_ring_store(struct page_pool *pool,
 					 void **pages, int n)
@@ -783,20 +713,11 @@ static __always_inline int pp_ring_store(struct page_pool *pool,
 	return stored;
 }
 
-/* Sync @pages for the device and store what fits of them in the
- * return ring, if it is still open.
+/* Sync @pages for the device and store what fits in the ring, if open; in
+ * a DMA-mapping pool inside the RCU read-side section that destroy's step
+ * "close DMA" waits for. Only a full ring is counted.
  *
- * In a DMA-mapping pool the syncs and the store run in an RCU
- * read-side section in which the ring looked open: destroy waits for
- * such sections before it drains the ring again and unmaps. A store in
- * a pool without DMA may land after destroy drained the ring: the page
- * keeps the pool alive until the deferred free work drains it. A
- * returner must not touch the pool once it has published its last
- * page. Pages refused for another reason than a full ring are not
- * counted.
- *
- * Return: how many of @pages were stored, from the first; the caller
- * frees the rest.
+ * Return: how many were stored, from the first; the caller frees the rest.
  */
 static __always_inline int pp_ring_put(struct page_pool *pool, void **pages,
 				       int n, unsigned int sync_len)
@@ -820,9 +741,7 @@ static __always_inline int pp_ring_put(struct page_pool *pool, void **pages,
 	return stored;
 }
 
-/* A bulk return where the pool's NAPI would run: the alloc cache takes
- * what fits. Return: how many of @pages it took, from the first.
- */
+/* Where the pool's NAPI would run; returns how many it took, from the first. */
 static int pp_cache_put_bulk(struct page_pool *pool, void **pages, int n)
 {
 	int i;
@@ -835,9 +754,7 @@ static int pp_cache_put_bulk(struct page_pool *pool, void **pages, int n)
 	return i;
 }
 
-/* Out of line, unlike the ring put it wraps, so that the direct path
- * that calls it stays small.
- */
+/* noinline, unlike the ring put it wraps: the direct path stays small. */
 static noinline void pp_put_one_in_ring(struct page_pool *pool,
 					struct page *page,
 					unsigned int sync_len)
@@ -855,23 +772,18 @@ static noinline void pp_put_one_in_ring(struct page_pool *pool,
  * @dma_sync_size: bytes from the pool's offset the device may have
  *	written, to sync for the device on reuse; -1 means max_len
  * @allow_direct: the caller's claim that it runs in the pool's owner
- *	context (its NAPI poll, or the driver with that NAPI stopped), so
- *	that the page may go straight into the alloc cache. The pool cannot
- *	check the claim; it only ignores it where it cannot hold: unless
- *	BH is disabled (softirq, threaded NAPI, or a BH-disabled section),
- *	and in hard IRQ or NMI. Never pass it once the last
- *	page_pool_destroy() may have started.
+ *	context, so that the page may go straight into the alloc cache
+ *	(rule "Direct returns" of DOC: Concurrency rules). Never pass it
+ *	once the last page_pool_destroy() may have started.
  *
  * Any other page goes to the return ring, from any context, hard IRQ
- * included. A page that someone else still holds or that came from the
- * pfmemalloc reserves is freed instead, as is any page that finds the
- * ring full or the pool being destroyed. A return without
- * @allow_direct is direct all the same where the pool's NAPI would run
- * (see &page_pool_params.napi). A direct return keeps a page
- * whatever its node, as 6.1 does: under memory pressure on the pool's
- * node its pages come from another, and dropping them would make each
- * XDP_DROP a trip to the page allocator. The refill from the return
- * ring drops (waives) pages from another node.
+ * included; where the pool's NAPI would run, it is direct all the same
+ * (see &page_pool_params.napi). A page that someone else still holds or
+ * that came from the pfmemalloc reserves is freed instead, as is any
+ * page that finds the ring full or the pool being destroyed. A direct
+ * return keeps a page whatever its node, as 6.1 does (dropping it would
+ * send each XDP_DROP to the page allocator under memory pressure); the
+ * refill from the return ring waives pages from another node.
  */
 void page_pool_put_defragged_page(struct page_pool *pool, struct page *page,
 				  unsigned int dma_sync_size, bool allow_direct)
@@ -1020,9 +932,8 @@ bool page_pool_get_stats(struct page_pool *pool,
 	if (!pool || !stats)
 		return false;
 
-	/* The owner counts these with plain adds while it runs: a reader
-	 * elsewhere gets a value a little behind, and on 32-bit maybe torn,
-	 * as 6.1's did. Marking the owner's adds would cost its fast path.
+	/* The owner's plain adds: a value a little behind, maybe torn on
+	 * 32-bit, as in 6.1; marking them would cost the owner's fast path.
 	 */
 	a = data_race(pool->alloc_stats);
 	/* The owner's recycle counters: the same. */
@@ -1151,16 +1062,12 @@ static void pp_empty_ring(struct page_pool *pool)
 			pp_free_page(pool, pages[i]);
 }
 
-/* Pages that entered the pool and have not left it. */
 static s32 pp_inflight(u32 hold, u32 release)
 {
 	return hold - release;
 }
 
-/* Destroy and the deferred free work, under teardown_lock: look once
- * more for pages in flight, and record the look (destroy_cnt, the
- * release tracepoint). Returns the pages still out.
- */
+/* Under teardown_lock; each look is recorded (destroy_cnt, tracepoint). */
 static s32 pp_record_inflight(struct page_pool *pool)
 {
 	u32 hold = READ_ONCE(pool->pages_state_hold_cnt);
@@ -1198,9 +1105,8 @@ static void pp_free_retry(struct work_struct *work)
 		return;
 	}
 
-	/* Pages are still out, so only this work may free the pool, and a
-	 * work item never runs concurrently with itself: a returner that
-	 * kicks it now only queues the next run, after this one returns.
+	/* Only this work may free the pool now, and it never runs concurrently
+	 * with itself: a returner's kick only queues the next run.
 	 */
 	if (time_after_eq(jiffies, pool->defer_warn)) {
 		pr_warn("pool %p: %d pages still in flight %u s after destroy\n",
@@ -1211,9 +1117,7 @@ static void pp_free_retry(struct work_struct *work)
 	schedule_delayed_work(dwork, PP_RETRY_INTERVAL);
 }
 
-/* Destroy's step "mark destroyed": free now, or once the pages in
- * flight are back.
- */
+/* Destroy's step "mark destroyed": free now, or once the pages are back. */
 static void pp_destroy_or_defer(struct page_pool *pool)
 {
 	unsigned long flags;
@@ -1233,9 +1137,7 @@ static void pp_destroy_or_defer(struct page_pool *pool)
 		pp_free(pool);
 }
 
-/* Destroy: let the fragment page go; the last fragment's holder frees
- * it if some are still out.
- */
+/* With fragments still out, the last one's holder frees the page. */
 static void pp_drop_frag_page(struct page_pool *pool)
 {
 	struct page *page = pp_frag_detach(pool);
@@ -1250,9 +1152,7 @@ static void pp_empty_cache(struct page_pool *pool)
 		pp_free_page(pool, pp_cache_pop(pool));
 }
 
-/* Whether every page that entered the pool has left it, unmapped. Only
- * for destroy, which as the owner has the last word on the hold count.
- */
+/* Destroy only: as the owner, it alone moves the hold count. */
 static bool pp_all_pages_back(struct page_pool *pool)
 {
 	/* Pairs with the full barrier of the count in pp_count_release()
@@ -1280,10 +1180,7 @@ static void pp_close_dma(struct page_pool *pool)
 	pp_dma_teardown(pool);
 }
 
-/* No return is direct once this is back (rule "NAPI-local returns"):
- * those that saw the NAPI linked ran with BH off, which the grace
- * period waits for. Expedited under RTNL.
- */
+/* Rule "NAPI-local returns": once this is back, no return is direct. */
 static void pp_unlink_napi(struct page_pool *pool)
 {
 	if (!pool->p.napi)
@@ -1296,11 +1193,10 @@ static void pp_unlink_napi(struct page_pool *pool)
  * page_pool_disable_direct_recycling() - stop NAPI-local returns
  * @pool: the pool
  *
- * For a driver that detaches a live pool from its NAPI (to give the
- * NAPI another pool, say): once it returns, no page goes to the pool's
- * alloc cache unless its caller passes allow_direct, and the NAPI may
- * be freed. page_pool_destroy() does it too. Not to be called
- * concurrently with page_pool_destroy().
+ * For a driver that detaches a live pool from its NAPI: once it returns,
+ * no page goes to the alloc cache without allow_direct, and the NAPI may
+ * be freed. page_pool_destroy() does it too; do not call the two
+ * concurrently.
  *
  * Context: process context. Unlike upstream's, it may sleep (an RCU
  * grace period), so it needs no NAPI disabled first.
@@ -1317,17 +1213,15 @@ EXPORT_SYMBOL(page_pool_disable_direct_recycling);
  * @pool: the pool, or NULL
  *
  * The pool's creator and each XDP memory model using it (see
- * page_pool_use_xdp_mem()) call this once. The last call must come
- * after the pool's NAPI has stopped allocating. It frees the pages the
- * pool holds, unmaps every page still in flight and drops the device
- * reference, then returns without waiting for those pages: they are
- * freed without any DMA call when they come back, and the pool itself
- * (calling its disconnect callback) when the last one has. After it
- * returns the pool never touches the device again, and
- * page_pool_get_dma_addr() of a page still in flight is 0. The caller
- * must make sure that the device no longer writes to any page of the
- * pool, those in flight included, before the last call: their mappings
- * go away.
+ * page_pool_use_xdp_mem()) call this once; the last call must come after
+ * the pool's NAPI has stopped allocating. It frees the pages the pool
+ * holds, unmaps every page still in flight and drops the device
+ * reference, without waiting for those pages: they are freed with no
+ * DMA call when they come back, and the pool (calling its disconnect
+ * callback) with the last. After it returns the pool never touches the
+ * device again, and page_pool_get_dma_addr() of a page in flight is 0.
+ * Before the last call the device must have stopped writing to every
+ * page of the pool, those in flight included: their mappings go away.
  *
  * Context: process context. The last call may sleep: with a NAPI
  * still linked (&page_pool_params.napi), or with PP_FLAG_DMA_MAP and

@@ -3,67 +3,61 @@
  * DOC: Return ring
  *
  * The page_pool return ring (struct pp_ring): a bounded array of
- * pointers with many producers and a single consumer, and no lock.
+ * pointers with many producers, a single consumer and no lock.
  *
  * A producer claims cells by advancing @tail with cmpxchg, as long as
  * fewer than @capacity cells lie between the consumer's head and it,
  * then publishes each claimed cell with a release store of its
  * (non-NULL) pointer. Nothing on the producer side sleeps, spins on
- * another producer or needs BH or IRQs off, so any context may
- * produce, hard IRQ included.
+ * another producer or needs BH or IRQs off: any context may produce,
+ * hard IRQ included.
  *
  * The consumer takes cells in index order from @head while they hold a
- * pointer, clears them, and then publishes the new @head with a release
+ * pointer, clears them, then publishes the new @head with a release
  * store, once per call, so that room comes back as soon as it is taken.
  *
- * Producers do not read @head on every claim: with the consumer
- * writing it on every call, that would move its line to a producer and
- * back about once per call. A claim is sized from @head_seen instead,
- * a copy of @head on @tail's line, which the cmpxchg needs anyway. Only
- * when the copy shows less room than wanted does the producer read
- * @head (acquire) and, if it moved, put it into @head_seen with a
- * cmpxchg from the value it sized from.
- * So the consumer's store of @head stays on its own CPU until the ring
- * looks full, and deferring it would only hold room back.
- * The copy always holds a value @head had, and @head only grows, so a
- * claim sized from it never overfills: it may see less room than there
- * is, never more. Of two racing refreshes only the first replaces the
- * copy, so it never goes backwards: a producer stalled between its read
- * of @head and its refresh cannot put back a value so old that, with
- * 32-bit indices, @tail minus it would wrap to a small number.
+ * A claim is sized from @head_seen, a copy of @head on @tail's line
+ * (which the cmpxchg needs anyway), so that the line of @head, written
+ * whenever the consumer takes something, stays on the consumer's CPU
+ * until the ring looks full. Only when the copy shows less room than wanted does a
+ * producer read @head (acquire) and, if it moved, cmpxchg it into
+ * @head_seen from the value it sized from. As the copy always holds a
+ * value @head had, and @head only grows, a claim sized from it may see
+ * less room than there is, never more. Of two racing refreshes only the
+ * first lands, so the copy never goes backwards: a stalled producer
+ * cannot put back a value so old that, with 32-bit indices, @tail minus
+ * it would wrap to a small number.
  *
- * Why a producer only writes cells the consumer is done with: a claim
- * reaching index i saw some head h with i < h + capacity, and the
- * cell's previous occupant, i minus a power of two not below capacity,
- * is below h. The consumer cleared it before the release store that
- * wrote h (or an earlier one). If the producer read h from @head, its
- * acquire pairs with that store. If it read h from @head_seen, its
- * acquire pairs with the (fully ordered) cmpxchg that stored h, made
- * after that producer read h from @head with acquire. Either way the clearing
- * happens before the claim, by transitivity across the chain, and so
- * before the producer's store into the cell. Both copies are read
- * before @tail, so the room computed never wraps below zero either.
+ * A producer only writes cells the consumer is done with: a claim
+ * reaching index i saw some head h with i < h + capacity, so the cell's
+ * previous occupant (i minus a power of two not below capacity) is below
+ * h, and the consumer cleared it before the release store that wrote h
+ * (or an earlier one). An acquire of h from @head pairs with that store;
+ * one from @head_seen pairs with the fully ordered cmpxchg that stored
+ * h, made after an acquire of h from @head. By transitivity the clearing
+ * happens before the claim, and so before the producer's store into the
+ * cell. Both copies are read before @tail, so the room computed never
+ * wraps below zero either.
  *
  * A cell claimed but not yet published reads NULL. When the cell at
  * @head is such a hole and the one after it is published, the consumer
  * steps over the hole: it takes the published cells that follow, up to
  * the next unpublished one, and marks them PP_RING_TAKEN. They keep
- * their room until @head passes them, after the hole is published, and
- * @ahead remembers where past @head the next look starts. A producer
- * that an IRQ stopped in its window, and whose CPU then runs the
- * consumer's NAPI in softirq, holds up only its own cell. A hole of
- * several cells (one bulk claim) is not stepped over: a bulk producer
- * keeps softirqs off for its window instead. Per producer, order is
- * kept as long as each publishes its cells in index order, as
- * pp_ring_produce() does: the consumer takes cells in index order,
- * stops at the first it finds unpublished, and stops stepping over the
- * hole once it sees it published; and a producer's later claims follow
- * its publishes.
+ * their room until @head passes them, and @ahead says where past @head
+ * the next look starts. So a producer that an IRQ stopped in its window,
+ * and whose CPU then runs the consumer's NAPI in softirq, holds up only
+ * its own cell. A hole of several cells (one bulk claim) is not stepped
+ * over: a bulk producer keeps softirqs off for its window instead. A
+ * producer that publishes its cells in index order, as pp_ring_produce()
+ * does, has its order kept: the consumer takes cells in index order,
+ * stops at the first unpublished one and stops stepping over the hole
+ * once it sees it published, and a producer's later claims follow its
+ * publishes.
  *
- * Cells taken ahead count against the room until the hole is
- * published, and two unpublished cells in a row still stop the
- * consumer. With preemption off in the producers' windows, either lasts
- * no longer than a hard IRQ and the softirqs it runs on a producer's CPU.
+ * Cells taken ahead count against the room until the hole is published,
+ * and two unpublished cells in a row stop the consumer. With preemption
+ * off in the producers' windows, neither lasts longer than a hard IRQ
+ * and the softirqs it runs on a producer's CPU.
  */
 #ifndef _NET_CORE_PAGE_POOL_RING_H
 #define _NET_CORE_PAGE_POOL_RING_H
@@ -78,13 +72,8 @@
 /* Left in a cell taken ahead of @head; no producer stores this value. */
 #define PP_RING_TAKEN	((void *)-1L)
 
-/**
- * pp_ring_init() - allocate an empty ring
- * @r: the ring, zeroed
- * @capacity: how many pointers it may hold, at least 1
- * @nid: NUMA node for the cells
- *
- * Return: 0, or -ENOMEM.
+/* @r must be zeroed; it holds @capacity (>= 1) pointers, in cells on @nid.
+ * Returns 0 or -ENOMEM.
  */
 static inline int pp_ring_init(struct pp_ring *r, unsigned int capacity,
 			       int nid)
@@ -100,10 +89,7 @@ static inline int pp_ring_init(struct pp_ring *r, unsigned int capacity,
 	return 0;
 }
 
-/**
- * pp_ring_free() - free the cells; the ring must have been drained
- * @r: the ring
- */
+/* The ring must have been drained. */
 static inline void pp_ring_free(struct pp_ring *r)
 {
 	kvfree(r->cells);
@@ -119,20 +105,10 @@ static inline unsigned long pp_ring_room(const struct pp_ring *r,
 	return used < r->capacity ? r->capacity - used : 0;
 }
 
-/**
- * pp_ring_claim() - reserve consecutive cells for a producer
- * @r: the ring
- * @want: how many cells are wanted, at least 1
- * @first: the index of the first cell claimed
- *
- * Sizes the claim from @head_seen, and reads @head only when that
- * shows less room than @want (DOC: Return ring). Each attempt
- * sizes its claim from what it reads, so a retry after another
- * producer or the consumer moved may find more room than the one
- * before it.
- *
- * Return: how many cells were claimed, up to @want, or 0 if the ring
- * is full. Each must then be published with pp_ring_publish().
+/* Claim up to @want (>= 1) consecutive cells from *@first on, each to be
+ * published with pp_ring_publish(). Sized from @head_seen; @head is read
+ * only when that shows too little room (DOC: Return ring). Returns how
+ * many were claimed, 0 if the ring is full.
  */
 static inline unsigned int pp_ring_claim(struct pp_ring *r, unsigned int want,
 					 unsigned long *first)
@@ -140,7 +116,7 @@ static inline unsigned int pp_ring_claim(struct pp_ring *r, unsigned int want,
 	unsigned long seen, head, tail, room;
 
 	do {
-		/* Pairs with the release below: see the top comment. */
+		/* Pairs with the cmpxchg of @head_seen below. */
 		seen = smp_load_acquire(&r->head_seen);
 		tail = READ_ONCE(r->tail);
 		room = pp_ring_room(r, seen, tail);
@@ -162,34 +138,20 @@ static inline unsigned int pp_ring_claim(struct pp_ring *r, unsigned int want,
 	return room;
 }
 
-/**
- * pp_ring_publish() - hand a claimed cell's pointer to the consumer
- * @r: the ring
- * @index: the claimed cell
- * @ptr: the pointer, not NULL
- *
- * A producer publishes its cells in index order, or the consumer may
- * take them out of order. Once the last of its cells is published, the
- * producer may not touch whatever owns the ring any more: the consumer
- * may free it.
+/* @ptr is not NULL. A producer publishes its cells in index order
+ * (DOC: Return ring); once its last is published it may not touch
+ * whatever owns the ring any more: the consumer may free it.
  */
 static inline void pp_ring_publish(struct pp_ring *r, unsigned long index,
 				   void *ptr)
 {
-	/* Pairs with the acquire in pp_ring_consume(). */
+	/* Pairs with the acquire in pp_ring_take() and pp_ring_take_ahead(). */
 	smp_store_release(&r->cells[index & r->mask], ptr);
 }
 
-/**
- * pp_ring_produce() - store what fits of an array of pointers
- * @r: the ring
- * @ptrs: the pointers, none NULL or PP_RING_TAKEN
- * @n: how many
- *
- * Claims the cells at once, then publishes them in order. The caller
- * keeps the window between the two short (DOC: Return ring).
- *
- * Return: how many were stored, from the first.
+/* Store what fits of @n pointers (none NULL or PP_RING_TAKEN): one claim,
+ * then the publishes in order; the caller keeps the window between short
+ * (DOC: Return ring). Returns how many were stored, from the first.
  */
 static inline unsigned int pp_ring_produce(struct pp_ring *r, void **ptrs,
 					   unsigned int n)
@@ -215,14 +177,11 @@ static inline void *pp_ring_take(struct pp_ring *r, unsigned long index)
 	return ptr;
 }
 
-/* The cell at @head was seen unpublished: if the cell after it, or
- * after the cells already taken ahead, is published, take published
- * cells from there up to the next unpublished one, and leave
- * PP_RING_TAKEN in them. Only while the hole stays unpublished: its
- * producer may have published it and then cells after it, which must
- * not come out first. Nothing at or past @head + capacity can be
- * claimed yet, so the scan stops there at the latest; the bound only
- * keeps it from wrapping onto the hole.
+/* The cell at @head is unpublished: take the published cells after it (or
+ * after those already taken ahead) up to the next unpublished one, leaving
+ * PP_RING_TAKEN in them. Only while the hole stays unpublished: once its
+ * producer published it, the cells it published next must not come out
+ * first. The capacity bound only keeps the scan from wrapping onto the hole.
  */
 static inline unsigned int pp_ring_take_ahead(struct pp_ring *r,
 					      unsigned long head, void **out,
@@ -235,9 +194,9 @@ static inline unsigned int pp_ring_take_ahead(struct pp_ring *r,
 
 	while (n < max && i - head < r->capacity) {
 		cell = &r->cells[i & r->mask];
-		/* Pairs with pp_ring_publish(), as in pp_ring_take(); and
-		 * if this cell's producer published the hole before it, the
-		 * hole is seen published below.
+		/* Pairs with pp_ring_publish(), as in pp_ring_take(); if this
+		 * cell's producer published the hole first, the hole reads
+		 * published below.
 		 */
 		ptr = smp_load_acquire(cell);
 		if (!ptr || READ_ONCE(*hole))
@@ -277,17 +236,10 @@ static inline unsigned int pp_ring_consume_past(struct pp_ring *r,
 	return n;
 }
 
-/**
- * pp_ring_consume() - take published pointers
- * @r: the ring; only its single consumer may call this
- * @out: where to store them
- * @max: room in @out
- *
- * Takes cells in index order from @head, and steps over an unpublished
- * cell at @head (DOC: Return ring). A call may move @head
- * past cells taken ahead and still take nothing.
- *
- * Return: how many were taken, 0 if none could be.
+/* The single consumer only: take up to @max published pointers into @out,
+ * in index order from @head, stepping over an unpublished one there
+ * (DOC: Return ring). Returns how many; a call may move @head past cells
+ * taken ahead and still take none.
  */
 static inline unsigned int pp_ring_consume(struct pp_ring *r, void **out,
 					   unsigned int max)
@@ -312,12 +264,7 @@ static inline unsigned int pp_ring_consume(struct pp_ring *r, void **out,
 	return n;
 }
 
-/**
- * pp_ring_stores() - how many pointers the ring ever accepted
- * @r: the ring
- *
- * Return: the count of claimed cells; it wraps at ULONG_MAX.
- */
+/* How many pointers the ring ever accepted; it wraps at ULONG_MAX. */
 static inline unsigned long pp_ring_stores(const struct pp_ring *r)
 {
 	return READ_ONCE(r->tail);
