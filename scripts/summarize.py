@@ -97,8 +97,9 @@ OURS = re.compile(r'\b(page_pool|pp_|ppsim|mlx[45])\w*')
 TWO_ACCESSES = re.compile(r'^BUG: KCSAN: data-race in \S+ / \S+$')
 
 # Races of the base 6.1 kernel that our code only triggers through the
-# API, as (function making the marked access, function making the plain
-# read). Keep this list short and say why each entry is there.
+# API, as (function making the write, how it writes: 'marked' or a plain
+# 'write', function making the plain read). Keep this list short and say
+# why each entry is there.
 KNOWN_RACES = [
     # worker_thread() tests WORK_STRUCT_LINKED in the data word of the
     # work at the head of its list with a plain read, under pool->lock;
@@ -106,12 +107,24 @@ KNOWN_RACES = [
     # the lock. A queued work already has PENDING set, so the word does
     # not change: strict KCSAN reports it anyway. ppsim queues its wire
     # work from NAPI, and any driver requeueing its work does the same.
-    ('queue_delayed_work_on', 'worker_thread'),
+    ('queue_delayed_work_on', 'marked', 'worker_thread'),
     # The same word, read plainly by move_linked_works() when the work
     # at the head is LINKED, or when process_one_work() finds it already
     # running on another worker and hands it over: rarer, same race.
-    ('queue_delayed_work_on', 'move_linked_works'),
+    ('queue_delayed_work_on', 'marked', 'move_linked_works'),
+    # hrtimer_wakeup() clears the sleeper's task with a plain store from
+    # the timer interrupt; schedule_hrtimeout_range_clock() tests it with
+    # a plain load before it schedules. Any task in usleep_range() can
+    # meet it: the ring stress case's threads sleep there.
+    ('hrtimer_wakeup', 'write', 'schedule_hrtimeout_range_clock'),
 ]
+
+
+def writes_as(access, how):
+    """Is the access line a write of the kind a KNOWN_RACES entry names?"""
+    if how == 'marked':
+        return '(marked)' in access
+    return access.lstrip().startswith('write to ')
 
 
 FRAME = re.compile(r'^\s*[A-Za-z_][\w.]*\+0x[0-9a-f]+/0x[0-9a-f]+')
@@ -153,10 +166,10 @@ def known_race(stacks):
     if len(stacks) != 2:
         return False
     (a, fa), (b, fb) = stacks
-    for marked, plain in KNOWN_RACES:
+    for writer, how, reader in KNOWN_RACES:
         for (xa, xfa), (xb, xfb) in (((a, fa), (b, fb)), ((b, fb), (a, fa))):
-            if (xfa[0] == marked and '(marked)' in xa and
-                    xfb[0] == plain and xb.lstrip().startswith('read to ')):
+            if (xfa[0] == writer and writes_as(xa, how) and
+                    xfb[0] == reader and xb.lstrip().startswith('read to ')):
                 return True
     return False
 

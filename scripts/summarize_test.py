@@ -137,6 +137,35 @@ read to 0xffff888004b3c9e8 of 8 bytes by interrupt on cpu 0:
 Reported by Kernel Concurrency Sanitizer on:
 ==================================================================="""
 
+# 6.1's hrtimer sleeper race, met by a thread of ours in usleep_range().
+HRTIMER_RACE = """BUG: KCSAN: data-race in hrtimer_wakeup / {0}
+
+write to 0xffff8880404efe70 of 8 bytes by interrupt on cpu 1:
+ hrtimer_wakeup+0x29/0x48
+ __hrtimer_run_queues+0x126/0x197
+ hrtimer_run_queues+0x87/0x9e
+ update_process_times+0x35/0x91
+ tick_handle_periodic+0x2e/0x72
+ __sysvec_apic_timer_interrupt+0x72/0x82
+ sysvec_apic_timer_interrupt+0x57/0x72
+ asm_sysvec_apic_timer_interrupt+0x16/0x20
+ delay_tsc+0x3e/0x79
+ kcsan_setup_watchpoint+0x251/0x410
+ schedule_hrtimeout_range_clock+0x109/0x17e
+ usleep_range_state+0x87/0x98
+ pp_ring_stress_thread+0xd1/0x10f
+ kthread+0x159/0x161
+
+{1} to 0xffff8880404efe70 of 8 bytes by task 134 on cpu 1:
+ {0}+0x109/0x17e
+ schedule_hrtimeout_range+0x31/0x44
+ usleep_range_state+0x87/0x98
+ pp_ring_stress_thread+0xd1/0x10f
+ kthread+0x159/0x161
+
+Reported by Kernel Concurrency Sanitizer on:
+==================================================================="""
+
 # The report KCSAN makes when it saw only one of the accesses.
 UNKNOWN_ORIGIN = """BUG: KCSAN: data-race in {0}+0x1c/0x11f
 
@@ -337,6 +366,15 @@ def main(argv):
                     'ppsim_poll', 'kthread', 'read-write (marked)',
                     'write')),
          'the workqueue writing where it only reads fails a run')
+    case(not fails(HRTIMER_RACE.format('schedule_hrtimeout_range_clock',
+                                       'read')),
+         'the known hrtimer sleeper race under our thread does not fail a '
+         'run')
+    case(fails(HRTIMER_RACE.format('schedule_hrtimeout_range_clock',
+                                   'write')),
+         'the hrtimer sleeper writing where it only reads fails a run')
+    case(fails(HRTIMER_RACE.format('pp_ring_stress_thread', 'read')),
+         'a plain read of ours racing hrtimer_wakeup fails a run')
     one_stack = re.sub(r'\nread to .*\n(.*\n)*? __do_softirq\S*\n', '\n',
                        race('cpumask_empty', 'stop_other_cpus'))
     case(fails(one_stack), 'a race report missing an access fails a run')
