@@ -14,7 +14,8 @@
  * to run in the owner context. The pool cannot check it, and ignores it
  * (the page takes the return ring) only where it cannot hold: with BH
  * enabled, and in a hard IRQ or NMI, which may have interrupted the
- * owner's BH-off section (6.1 tests in_softirq() alone, true there too).
+ * owner's BH-off section (in_softirq() is true there too, so it alone
+ * would not do).
  * The direct path does not look for destroy: the owner never runs
  * concurrently with, nor after, the last page_pool_destroy(), so no page
  * may be returned with allow_direct from then on.
@@ -769,8 +770,12 @@ static noinline void pp_put_one_in_ring(struct page_pool *pool,
  * page_pool_put_defragged_page() - give back a page with no fragment users
  * @pool: the pool the page came from
  * @page: the page; the caller gives up its reference
- * @dma_sync_size: bytes from the pool's offset the device may have
- *	written, to sync for the device on reuse; -1 means max_len
+ * @dma_sync_size: with PP_FLAG_DMA_SYNC_DEV, how much to sync for the
+ *	device from the pool's offset before reuse: the bytes the CPU may
+ *	have read or written since the device wrote the buffer, normally
+ *	the received frame, or the frame as XDP left it if longer; at most
+ *	max_len is synced, and -1 means max_len. Once the pool has cut
+ *	fragments it syncs max_len whatever this says.
  * @allow_direct: the caller's claim that it runs in the pool's owner
  *	context, so that the page may go straight into the alloc cache
  *	(rule "Direct returns" of DOC: Concurrency rules). Never pass it
@@ -781,9 +786,9 @@ static noinline void pp_put_one_in_ring(struct page_pool *pool,
  * (see &page_pool_params.napi). A page that someone else still holds or
  * that came from the pfmemalloc reserves is freed instead, as is any
  * page that finds the ring full or the pool being destroyed. A direct
- * return keeps a page whatever its node, as 6.1 does (dropping it would
- * send each XDP_DROP to the page allocator under memory pressure); the
- * refill from the return ring waives pages from another node.
+ * return keeps a page whatever its node (dropping it would send each
+ * XDP_DROP to the page allocator under memory pressure); the refill
+ * from the return ring waives pages from another node.
  */
 void page_pool_put_defragged_page(struct page_pool *pool, struct page *page,
 				  unsigned int dma_sync_size, bool allow_direct)
@@ -1198,8 +1203,8 @@ static void pp_unlink_napi(struct page_pool *pool)
  * be freed. page_pool_destroy() does it too; do not call the two
  * concurrently.
  *
- * Context: process context. Unlike upstream's, it may sleep (an RCU
- * grace period), so it needs no NAPI disabled first.
+ * Context: process context; it may sleep (it waits for an RCU grace
+ * period). The NAPI need not be disabled first.
  */
 void page_pool_disable_direct_recycling(struct page_pool *pool)
 {

@@ -123,7 +123,7 @@ static inline long page_pool_unref_page(struct page *page, long nr)
 }
 
 /**
- * page_pool_defrag_page() - page_pool_unref_page(), by its 6.1 name
+ * page_pool_defrag_page() - older name of page_pool_unref_page()
  * @page: a page of a pool
  * @nr: number of users to drop
  *
@@ -155,7 +155,8 @@ static inline bool page_pool_is_last_frag(struct page_pool *pool,
  * @dma_sync_size: as for page_pool_put_page()
  * @allow_direct: as for page_pool_put_page()
  *
- * The 6.8 name of page_pool_put_defragged_page().
+ * page_pool_put_defragged_page() under the name that pairs with
+ * page_pool_unref_page().
  */
 static inline void page_pool_put_unrefed_page(struct page_pool *pool,
 					      struct page *page,
@@ -274,14 +275,16 @@ static inline void *page_pool_dev_alloc_va(struct page_pool *pool,
  * page_pool_put_page() - give a page (or one fragment of it) back
  * @pool: the pool the page came from
  * @page: the page
- * @dma_sync_size: bytes the device may have written, from the pool's
- *	offset; the pool syncs only that much for the device. -1 means
- *	the pool's max_len.
+ * @dma_sync_size: with PP_FLAG_DMA_SYNC_DEV, how much to sync for the
+ *	device from the pool's offset before reuse: the bytes the CPU may
+ *	have read or written since the device wrote the buffer, normally
+ *	the received frame, or the frame as XDP left it if longer; at most
+ *	max_len is synced, and -1 means max_len. Once the pool has cut
+ *	fragments it syncs max_len whatever this says.
  * @allow_direct: the caller's claim that it runs in the pool's own NAPI
  *	context, so that the page may go straight into the alloc cache.
  *	The pool ignores it unless BH is disabled, and in hard IRQ or NMI;
- *	never pass it once the pool's NAPI has stopped for
- *	page_pool_destroy().
+ *	never pass it once the last page_pool_destroy() may have started.
  *
  * The caller gives up its reference to the page, whether it is
  * recycled or freed.

@@ -131,7 +131,7 @@ struct page_pool_alloc_stats {
  * @ring: returns stored in the return ring; the ring's own count of
  *	stores, so it wraps at 2^32 on 32-bit machines
  * @ring_full: returns freed because the return ring was full, one count
- *	per page (6.1 counts a bulk return that does not fit once)
+ *	per page, also for the pages of a bulk return that did not fit
  * @released_refcnt: returns freed because the page could not be reused
  *	(someone else still holds it, or it is from the pfmemalloc reserves)
  *
