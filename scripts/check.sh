@@ -4,8 +4,10 @@
 # file and header we wrote, then W=1 and sparse (C=2) on the objects the
 # x86_64 kernel builds from them; summarize_test.py, which checks that
 # the log scan fails a run on every defect our pool reports;
-# bench_table_test.py, which checks the benchmark table's interval; and
-# that every mutant of scripts/mutants.txt still applies.
+# bench_table_test.py, which checks the benchmark table's interval; that
+# every mutant of scripts/mutants.txt still applies; and check-docs.sh,
+# which builds page_pool.rst and the ppsim ABI file with this tree's
+# kernel-doc and fails on any warning.
 set -uo pipefail
 
 variant=${1:?usage: check.sh base|ours LOG}
@@ -80,13 +82,17 @@ nbtab=$(grep -cE '^(PASS|FAIL) ' <<<"$btab")
 # Every mutant still applies, once, to what it names.
 muts=$("$top/scripts/mutants.sh" --dry-run 2>&1)
 muts_rc=$?
+# The documentation as the kernel's build reads it: the checkout's rst,
+# ABI file and sources, this tree's kernel-doc.
+docs=$("$top/scripts/check-docs.sh" --kernel-doc "$src/scripts/kernel-doc" "$top" 2>&1)
+docs_rc=$?
 
 echo "TAP version 13"
 set -- $files
 nobjs=$(echo $objs | wc -w)
 nhdrs=$(echo $hdrs | wc -w)
 nskip=$(echo $cocci_needs_ocaml | wc -w)
-echo "1..$(($# * 3 + 1 + nskip + nobjs + nhdrs + nscan + 1 + nbtab + 1 + 1))"
+echo "1..$(($# * 3 + 1 + nskip + nobjs + nhdrs + nscan + 1 + nbtab + 1 + 1 + 1))"
 
 # cases NAME OUTPUT: a result for each PASS or FAIL line of a script test.
 cases() {
@@ -104,6 +110,8 @@ cases bench-table "$btab"
 result "$btab_rc" "bench_table_test.py completes"
 [ "$muts_rc" = 0 ] || sed 's/^/# /' <<<"$muts" | tail -5
 result "$muts_rc" "mutants.sh --dry-run: every mutant applies once"
+[ "$docs_rc" = 0 ] || sed 's/^/# /' <<<"$docs"
+result "$docs_rc" "check-docs.sh: page_pool.rst and sysfs-bus-ppsim build without a warning"
 
 for f in $files; do
 	r=$("$src/scripts/checkpatch.pl" --strict --no-tree -f "$top/$f" 2>&1)

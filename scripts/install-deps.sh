@@ -6,7 +6,7 @@ set -euo pipefail
 
 PKGS="linux-source-6.1 build-essential bc flex bison libelf-dev libssl-dev
 cpio kmod python3 rsync dwarves sparse coccinelle qemu-system-x86
-busybox-static gnuplot-nox quilt strace procps"
+busybox-static gnuplot-nox quilt strace procps python3-docutils"
 # Builds go through ccache when it is there (ccache-env.sh); without it
 # they are only slower, so failing to install it fails nothing.
 OPTIONAL="ccache"
