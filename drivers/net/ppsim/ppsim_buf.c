@@ -69,7 +69,7 @@ static void ppsim_alloc_handoff(struct ppsim_rxq *q, struct ppsim_buf *b)
 
 static void ppsim_alloc_put(struct ppsim_rxq *q, struct ppsim_buf *b)
 {
-	ppsim_unmap(q->priv, b->dma, PAGE_SIZE);
+	ppsim_alloc_handoff(q, b);
 	put_page(b->page);
 }
 

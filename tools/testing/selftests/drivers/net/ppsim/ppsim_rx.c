@@ -1012,6 +1012,25 @@ static unsigned int socket_empty(int fd)
 }
 
 /*
+ * Reads the @want frames of @len the wire sent to @mac from the peer's
+ * packet sink, expects them intact and in order, and no more, then
+ * closes the sink.
+ */
+static void receive_other_all(struct __test_metadata *_metadata,
+			      struct _test_data_ppsim *self,
+			      struct rx_result *r, unsigned int want,
+			      unsigned int len, const struct sockaddr *mac)
+{
+	receive_other(self->sink, r, want, len, mac);
+	EXPECT_EQ(want, r->frames);
+	EXPECT_EQ(0, r->bad);
+	EXPECT_EQ(0, r->order);
+	EXPECT_EQ(0, socket_empty(self->sink));
+	close(self->sink);
+	self->sink = -1;
+}
+
+/*
  * Waits up to 5 s until the counters @names (NULL-terminated; "rx*_X"
  * stands for rx<q>_X summed over the queues) add up to @want; returns
  * their last sum.
@@ -1179,13 +1198,7 @@ TEST_F(ppsim, xdp_redirect)
 	sent = ethtool_stat(peer, "xdp_xmit");
 	EXPECT_LT(0, sent);
 	EXPECT_EQ(sent, wait_stat(peer, "rx0_packets", sent));
-	receive_other(self->sink, &r, sent, 64, &mac);
-	EXPECT_EQ(sent, r.frames);
-	EXPECT_EQ(0, r.bad);
-	EXPECT_EQ(0, r.order);
-	EXPECT_EQ(0, socket_empty(self->sink));
-	close(self->sink);
-	self->sink = -1;
+	receive_other_all(_metadata, self, &r, sent, 64, &mac);
 
 	ASSERT_EQ(0, if_set_up(peer, 0));
 	ASSERT_EQ(0, wire_send(DEV_ID, 1000, 64));
@@ -1469,13 +1482,7 @@ TEST_F_TIMEOUT(ppsim, tx_ring_full, 120)
 	EXPECT_EQ(TX_RING, wait_stat(peer, "xdp_xmit", TX_RING));
 	EXPECT_EQ(TX_RING, wait_stat(peer, "rx0_packets", TX_RING));
 	/* The ring held the first frames of each queue, in order. */
-	receive_other(self->sink, &held, TX_RING, redir_len, &mac);
-	EXPECT_EQ(TX_RING, held.frames);
-	EXPECT_EQ(0, held.bad);
-	EXPECT_EQ(0, held.order);
-	EXPECT_EQ(0, socket_empty(self->sink));
-	close(self->sink);
-	self->sink = -1;
+	receive_other_all(_metadata, self, &held, TX_RING, redir_len, &mac);
 	if (has_pool)
 		EXPECT_EQ(cached, ethtool_stat(self->ifname,
 					       "rx_pp_recycle_cached"));
@@ -1502,7 +1509,6 @@ TEST_F_TIMEOUT(ppsim, tx_ring_full, 120)
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, dev_attr_write(DEV_ID, "tx_stall", "1"));
 	tx_fill(_metadata, self, per_queue, c);
-	ASSERT_EQ(0, if_get_mac(self->ifname, &mac));
 	ASSERT_EQ(0, dev_destroy(DEV_ID));
 	close(fd);
 
