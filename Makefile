@@ -28,13 +28,17 @@ ifneq ($(shell echo '$(SEED)' | grep -xE '[0-9]{1,20}'),$(SEED))
 $(error SEED must be a whole number, not '$(SEED)')
 endif
 endif
+# KSRC=/path/to/linux-6.1.y: your own tree in place of Debian's package.
+ifneq ($(KSRC),)
+export KSRC
+endif
 ifeq ($(origin SECONDS),command line)
 $(error SECONDS is now STRESS_SECONDS (bash's SECONDS counts time))
 endif
 
 .PHONY: all run test deps kunit-um um-fpstate kunit-x86_64 kunit-kcsan selftest-um \
 	ppsim-um ppsim-x86_64 ppsim-kcsan check users bench ring-test ring-bench stress \
-	mutants clean distclean
+	mutants series clean distclean
 
 all: run
 
@@ -131,6 +135,12 @@ stress: deps
 # pick mutants.
 mutants: deps
 	@scripts/mutants.sh $(if $(ONLY),--only $(ONLY)) $(if $(STAGE),--stage $(STAGE))
+
+# The project as a git series against the base tree, signed with your
+# git identity: build/series/*.patch, cover letter first. make test checks
+# it (scripts/series.sh check).
+series: deps
+	@scripts/series.sh generate
 
 # Build folders are kept between runs: 'clean' drops only the logs.
 clean:

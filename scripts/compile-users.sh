@@ -10,6 +10,7 @@ set -uo pipefail
 variant=${1:?usage: compile-users.sh base|ours LOG}
 log=${2:?usage: compile-users.sh base|ours LOG}
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/scripts/pristine.sh"
 . "$top/scripts/ccache-env.sh"
 out=$top/build/users-$variant
 jobs=${JOBS:-$(nproc)}
@@ -175,14 +176,14 @@ fi
 [ -n "$fixes" ] || exit 0
 src=$top/build/src-fixes
 rm -rf "$src"
-cp -al "$top/build/linux-source-6.1" "$src"
+cp -al "$pristine" "$src" 2>/dev/null || cp -a "$pristine" "$src"
 configure fixes "$top/build/users-fixes" >/dev/null 2>&1
 declare -A copied
 for p in $fixes; do
 	n=$((n + 1))
 	for f in $(sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$top/patches/$p"); do
 		[ -n "${copied[$f]:-}" ] && continue
-		cp --remove-destination "$top/build/linux-source-6.1/$f" "$src/$f"
+		cp --remove-destination "$pristine/$f" "$src/$f"
 		copied[$f]=1
 	done
 	if ! patch -s -p1 -d "$src" --no-backup-if-mismatch < "$top/patches/$p"; then

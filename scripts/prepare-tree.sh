@@ -3,6 +3,8 @@
 #
 # The tree is the pristine 6.1 source (hard-linked, so a variant costs no
 # disk), plus patches/series, plus our own files at their kernel paths.
+# The pristine source is $KSRC if set (your own 6.1.y tree, never
+# written), else Debian's linux-source-6.1, unpacked into build/.
 # VARIANT "base" keeps the base tree's page_pool implementation; "ours"
 # overlays ours. Only files whose content changed are rewritten, so kbuild
 # rebuilds only what an edit touches. A file is always replaced, never
@@ -12,7 +14,7 @@ set -euo pipefail
 variant=${1:?usage: prepare-tree.sh base|ours}
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=$top/build
-pristine=$build/linux-source-6.1
+. "$top/scripts/pristine.sh"
 src=$build/src-$variant
 manifest=$src/.page_pool_overlay
 
@@ -39,13 +41,33 @@ base|ours) ;;
 esac
 
 mkdir -p "$build"
-if [ ! -f "$pristine/Makefile" ]; then
+check_pristine
+if [ -z "${KSRC:-}" ] && [ ! -f "$pristine/Makefile" ]; then
 	echo "prepare-tree: unpacking the base tree"
 	tar -C "$build" -xf /usr/src/linux-source-6.1.tar.xz
 fi
+# Trees and kernels made from another base tree than this one: their
+# objects may be newer than the new tree's files, so drop them.
+stamp=$build/.pristine
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" != "$pristine" ]; then
+	echo "prepare-tree: the base tree is now $pristine, was $(cat "$stamp"): dropping what was built from the old one"
+	for d in "$build"/*/; do
+		d=${d%/}
+		case ${d##*/} in
+		src-*|selftests) rm -rf "$d" ;;
+		*) [ -f "$d/.config" ] && rm -rf "$d" ;;
+		esac
+	done
+fi
+echo "$pristine" > "$stamp"
 if [ ! -f "$src/Makefile" ]; then
-	echo "prepare-tree: creating $src"
-	cp -al "$pristine" "$src"
+	echo "prepare-tree: creating $src from $pristine"
+	rm -rf "$src"
+	# Hard links where the base tree is on the same file system.
+	cp -al "$pristine" "$src" 2>/dev/null || {
+		rm -rf "$src"
+		cp -a "$pristine" "$src"
+	}
 fi
 
 stage=$(mktemp -d)
@@ -60,7 +82,7 @@ while read -r p; do
 		[ -e "$pristine/$f" ] && cp "$pristine/$f" "$stage/$f"
 	done
 	patch -s -p1 -d "$stage" --no-backup-if-mismatch < "$top/patches/$p" || {
-		echo "prepare-tree: $p does not apply" >&2
+		echo "prepare-tree: patches/$p does not apply to $pristine" >&2
 		exit 1
 	}
 done < "$top/patches/series"

@@ -13,6 +13,7 @@ set -euo pipefail
 rounds=${1:?usage: ring-bench.sh ROUNDS CSV}
 csv=${2:?usage: ring-bench.sh ROUNDS CSV}
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/scripts/pristine.sh"
 out=$top/build/ring
 report=$(dirname "$csv")/ring.log
 
@@ -22,6 +23,7 @@ busy() {
 }
 
 nice -n 19 make -s -C "$top/tools/testing/selftests/net/page_pool/ring" \
+	KSRC="$pristine" \
 	OUTPUT="$out" "$out/ringbench" >&2
 waited=0
 while busy; do

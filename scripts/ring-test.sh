@@ -8,6 +8,7 @@ set -uo pipefail
 
 log=${2:?usage: ring-test.sh base|ours LOG}
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/scripts/pristine.sh"
 dir=$top/tools/testing/selftests/net/page_pool/ring
 out=$top/build/ring
 mkdir -p "$(dirname "$log")" "$out"
@@ -43,7 +44,7 @@ bench_smoke() {
 
 echo "TAP version 13"
 echo "1..3"
-if ! make -s -C "$dir" OUTPUT="$out" 2>&1 | sed 's/^/# /'; then
+if ! make -s -C "$dir" KSRC="$pristine" OUTPUT="$out" 2>&1 | sed 's/^/# /'; then
 	for t in ringstress ringstress-tsan ringbench; do
 		n=$((n + 1))
 		echo "not ok $n $t # build failed"

@@ -16,6 +16,7 @@ logs=${3:?$usage}
 [[ $secs =~ ^[1-9][0-9]*$ ]] ||
 	{ echo "stress: DURATION must be whole seconds, from 1" >&2; exit 2; }
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/scripts/pristine.sh"
 . "$top/scripts/tap.sh"
 mkdir -p "$logs"
 
@@ -41,7 +42,7 @@ done
 # The ring outside the kernel: ringstress over and over until the time
 # is up, each run one TAP subtest.
 echo "stress: $secs s of ringstress"
-make -s -C "$top/tools/testing/selftests/net/page_pool/ring" \
+make -s -C "$top/tools/testing/selftests/net/page_pool/ring" KSRC="$pristine" \
 	OUTPUT="$top/build/ring" || exit 1
 # The plan goes first (summarize.py reads a plan as the start of a
 # block), so the runs are written aside until their number is known.

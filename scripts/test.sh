@@ -43,9 +43,17 @@ stage ppsim-um "$top/scripts/ppsim-um.sh" "$variant" "$logs/ppsim-um.log"
 # build ARCH: build-kernel.sh without the folder's name on stdout.
 build='"$0" "$1" "$2" >/dev/null'
 stage build-x86_64 bash -c "$build" "$top/scripts/build-kernel.sh" x86_64 "$variant"
-# The KCSAN kernel builds while the KASAN kernel's suites run.
-alongside build-x86_64-kcsan bash -c "$build" "$top/scripts/build-kernel.sh" \
-	x86_64-kcsan "$variant"
+# The KCSAN kernel builds while the KASAN kernel's suites run, then the
+# series is checked (it compiles each patch's objects in folders of its
+# own, configured as the two kernels built before it).
+if [ "$variant" = ours ]; then
+	alongside "build-x86_64-kcsan, then series" bash -c "$build"' &&
+		"$3" check "$4"' "$top/scripts/build-kernel.sh" x86_64-kcsan \
+		"$variant" "$top/scripts/series.sh" "$logs/series.log"
+else
+	alongside build-x86_64-kcsan bash -c "$build" "$top/scripts/build-kernel.sh" \
+		x86_64-kcsan "$variant"
+fi
 stage kunit-x86_64 "$top/scripts/kunit-x86_64.sh" "$variant" "$logs/kunit-x86_64.log"
 stage ppsim-x86_64 "$top/scripts/ppsim-x86_64.sh" "$variant" "$logs/ppsim-x86_64.log"
 wait
@@ -68,4 +76,4 @@ exec "$top/scripts/summarize.py" "$logs/kunit-um.log" "$logs/um-fpstate.log" \
 	"$logs/kunit-x86_64.log" "$logs/ppsim-x86_64.log" \
 	"$logs/kunit-kcsan.log" "$logs/ppsim-kcsan.log" "$logs/check.log" \
 	"$logs/users.log" \
-	"$logs/ring.log"
+	"$logs/ring.log" $([ "$variant" = ours ] && echo "$logs/series.log")

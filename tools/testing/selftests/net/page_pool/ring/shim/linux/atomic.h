@@ -29,20 +29,22 @@
  */
 #define smp_wmb()	__atomic_thread_fence(__ATOMIC_RELEASE)
 
+#ifdef SHIM_ACQUIRE_HOOK
+extern void (*shim_acquire_hook)(const void *ptr);
 /*
  * An acquire load: the kernel's ordering, by definition. A test may set
  * shim_acquire_hook to act, as another CPU would, just before one
  * executes (built with SHIM_ACQUIRE_HOOK only).
  */
-#ifdef SHIM_ACQUIRE_HOOK
-extern void (*shim_acquire_hook)(const void *ptr);
 #define smp_load_acquire(p)					\
 	({							\
+		typeof(p) __shim_p = (p);			\
 		if (shim_acquire_hook)				\
-			shim_acquire_hook((const void *)(p));	\
-		__atomic_load_n(p, __ATOMIC_ACQUIRE);		\
+			shim_acquire_hook((const void *)__shim_p); \
+		__atomic_load_n(__shim_p, __ATOMIC_ACQUIRE);	\
 	})
 #else
+/* An acquire load: the kernel's ordering, by definition. */
 #define smp_load_acquire(p)	__atomic_load_n(p, __ATOMIC_ACQUIRE)
 #endif
 /* A release store: the kernel's ordering, by definition. */

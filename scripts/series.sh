@@ -1,0 +1,38 @@
+#!/bin/bash
+# series.sh generate: write build/series, the project as a git series
+# against the base tree (scripts/series.py), signed with your git identity.
+# series.sh check LOG: generate it, then check it as TAP into LOG: it
+# applies with git am, gives build/src-ours byte for byte, passes
+# checkpatch --strict patch by patch, and each patch builds its objects on
+# top of its predecessors (in build/series-obj*, configured as the test
+# kernels, which must be built).
+set -uo pipefail
+
+usage="usage: series.sh generate | check LOG"
+top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/scripts/ccache-env.sh"
+. "$top/scripts/pristine.sh"
+export SERIES_PRISTINE=$pristine
+# The work repository's path in __FILE__, as the trees' in ccache-env.sh.
+KCFLAGS="$KCFLAGS -fmacro-prefix-map=../series-git/="
+export KCFLAGS
+
+case ${1:-} in
+generate)
+	"$top/scripts/prepare-tree.sh" ours >/dev/null || exit 1
+	exec "$top/scripts/series.py" generate "$top/build/series" ;;
+check)
+	log=${2:?$usage}
+	mkdir -p "$(dirname "$log")"
+	exec > "$log" 2>&1
+	"$top/scripts/prepare-tree.sh" ours >/dev/null || exit 1
+	# make test signs with the runner's identity, or without one
+	# configured, as the user running it.
+	export SERIES_ANY_IDENTITY=1
+	"$top/scripts/series.py" generate "$top/build/series" || {
+		echo "not ok 1 series: make series writes the series"
+		exit 1
+	}
+	exec "$top/scripts/series.py" check "$top/build/series" ;;
+*) echo "$usage" >&2; exit 2 ;;
+esac
