@@ -30,6 +30,7 @@
 #include <sys/syscall.h>
 #include <linux/bpf.h>
 #include <linux/ethtool.h>
+#include <linux/filter.h>
 #include <linux/if_ether.h>
 #include <linux/if_link.h>
 #include <linux/if_packet.h>
@@ -42,6 +43,7 @@
 #include <net/if_arp.h>
 
 #include "../../../kselftest_harness.h"
+#include "../../../net/lib/rtnl.h"
 #include "../../../../../../drivers/net/ppsim/ppsim_wire.h"
 
 #define BUS		"/sys/bus/ppsim"
@@ -765,16 +767,14 @@ TEST_F(ppsim, bad_input)
 static int xdp_prog_load(int act, int ifindex)
 {
 	struct bpf_insn ret[] = {
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0,
-		  .imm = act },
-		{ .code = BPF_JMP | BPF_EXIT },
+		BPF_MOV64_IMM(BPF_REG_0, act),
+		BPF_EXIT_INSN(),
 	};
 	struct bpf_insn redirect[] = {
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_1,
-		  .imm = ifindex },
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_2 },
-		{ .code = BPF_JMP | BPF_CALL, .imm = BPF_FUNC_redirect },
-		{ .code = BPF_JMP | BPF_EXIT },
+		BPF_MOV64_IMM(BPF_REG_1, ifindex),
+		BPF_MOV64_IMM(BPF_REG_2, 0),
+		BPF_EMIT_CALL(BPF_FUNC_redirect),
+		BPF_EXIT_INSN(),
 	};
 	union bpf_attr attr = {};
 
@@ -785,87 +785,10 @@ static int xdp_prog_load(int act, int ifindex)
 	return syscall(__NR_bpf, BPF_PROG_LOAD, &attr, sizeof(attr));
 }
 
-static void nla_put(struct nlmsghdr *nh, unsigned short type,
-		    const void *data, unsigned short len)
-{
-	struct nlattr *a = (void *)((char *)nh + NLMSG_ALIGN(nh->nlmsg_len));
-
-	a->nla_type = type;
-	a->nla_len = NLA_HDRLEN + len;
-	memcpy((char *)a + NLA_HDRLEN, data, len);
-	nh->nlmsg_len = NLMSG_ALIGN(nh->nlmsg_len) + NLA_ALIGN(a->nla_len);
-}
-
-/* Sends an rtnetlink request and waits for its ack; 0 or -errno. */
-static int rtnl_talk(struct nlmsghdr *nh)
-{
-	struct nlmsgerr *e;
-	char resp[512];
-	int fd, err;
-	ssize_t n;
-
-	fd = socket(AF_NETLINK, SOCK_RAW, NETLINK_ROUTE);
-	if (fd < 0)
-		return -errno;
-	err = -EIO;
-	if (send(fd, nh, nh->nlmsg_len, 0) < 0) {
-		err = -errno;
-	} else {
-		n = recv(fd, resp, sizeof(resp), 0);
-		e = NLMSG_DATA((struct nlmsghdr *)resp);
-		if (n >= (ssize_t)NLMSG_LENGTH(sizeof(*e)) &&
-		    ((struct nlmsghdr *)resp)->nlmsg_type == NLMSG_ERROR)
-			err = e->error;
-	}
-	close(fd);
-	return err;
-}
-
-static struct nlattr *nest_start(struct nlmsghdr *nh, unsigned short type)
-{
-	struct nlattr *a = (void *)((char *)nh + NLMSG_ALIGN(nh->nlmsg_len));
-
-	nla_put(nh, type, NULL, 0);
-	return a;
-}
-
-static void nest_end(struct nlmsghdr *nh, struct nlattr *a)
-{
-	a->nla_len = (char *)nh + nh->nlmsg_len - (char *)a;
-}
-
-/* An rtnetlink link request, with room for its attributes. */
-struct link_req {
-	struct nlmsghdr nh;
-	struct ifinfomsg ifi;
-	char attrs[256];
-};
-
-/* Starts a request of @type (acked) on link @ifindex (0: none). */
-static void link_req_init(struct link_req *req, __u16 type, __u16 flags,
-			  int ifindex)
-{
-	memset(req, 0, sizeof(*req));
-	req->nh.nlmsg_len = NLMSG_LENGTH(sizeof(req->ifi));
-	req->nh.nlmsg_type = type;
-	req->nh.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | flags;
-	req->ifi.ifi_family = AF_UNSPEC;
-	req->ifi.ifi_index = ifindex;
-}
-
 /* Attaches @prog_fd (-1: detaches) in native mode; 0 or -errno. */
 static int xdp_attach(const char *ifname, int prog_fd)
 {
-	__u32 flags = XDP_FLAGS_DRV_MODE;
-	struct link_req req;
-	struct nlattr *xdp;
-
-	link_req_init(&req, RTM_SETLINK, 0, if_nametoindex(ifname));
-	xdp = nest_start(&req.nh, IFLA_XDP | NLA_F_NESTED);
-	nla_put(&req.nh, IFLA_XDP_FD, &prog_fd, sizeof(prog_fd));
-	nla_put(&req.nh, IFLA_XDP_FLAGS, &flags, sizeof(flags));
-	nest_end(&req.nh, xdp);
-	return rtnl_talk(&req.nh);
+	return rtnl_xdp_attach(if_nametoindex(ifname), prog_fd);
 }
 
 /* Loads and attaches a program; returns its fd (kept to the end). */
@@ -1536,37 +1459,12 @@ TEST_F_TIMEOUT(ppsim, tx_ring_full, 120)
 #define VETH_A	"ppsv0"
 #define VETH_B	"ppsv1"
 
-/* Creates the veth pair VETH_A, VETH_B; 0 or -errno. */
-static int veth_create(void)
-{
-	struct nlattr *info, *data, *peer;
-	struct link_req req;
-
-	link_req_init(&req, RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL, 0);
-	nla_put(&req.nh, IFLA_IFNAME, VETH_A, sizeof(VETH_A));
-	info = nest_start(&req.nh, IFLA_LINKINFO);
-	nla_put(&req.nh, IFLA_INFO_KIND, "veth", sizeof("veth"));
-	data = nest_start(&req.nh, IFLA_INFO_DATA);
-	peer = nest_start(&req.nh, VETH_INFO_PEER);
-	/* The peer's own ifinfomsg, zeroed, then its attributes. */
-	req.nh.nlmsg_len += NLMSG_ALIGN(sizeof(struct ifinfomsg));
-	nla_put(&req.nh, IFLA_IFNAME, VETH_B, sizeof(VETH_B));
-	nest_end(&req.nh, peer);
-	nest_end(&req.nh, data);
-	nest_end(&req.nh, info);
-	return rtnl_talk(&req.nh);
-}
-
 /* Deletes the link @ifname (and a veth's peer with it); 0 or -errno. */
 static int link_del(const char *ifname)
 {
 	int ifindex = if_nametoindex(ifname);
-	struct link_req req;
 
-	if (!ifindex)
-		return -ENODEV;
-	link_req_init(&req, RTM_DELLINK, 0, ifindex);
-	return rtnl_talk(&req.nh);
+	return ifindex ? rtnl_link_del(ifindex) : -ENODEV;
 }
 
 /* Gives @to the MAC address of @from. */
@@ -1622,7 +1520,7 @@ TEST_F(ppsim, xdp_redirect_veth_held)
 	int fd, pass_fd;
 
 	link_del(VETH_A);	/* left by a failed run */
-	ASSERT_EQ(0, veth_create());
+	ASSERT_EQ(0, rtnl_veth_create(VETH_A, VETH_B));
 	if_quiet(VETH_A);
 	if_quiet(VETH_B);
 	ASSERT_EQ(0, if_set_up(VETH_A, 1));
@@ -1698,13 +1596,11 @@ static int cpumap_set(int map_fd, unsigned int qsize)
 static int xdp_prog_load_map(int map_fd)
 {
 	struct bpf_insn insns[] = {
-		{ .code = BPF_LD | BPF_DW | BPF_IMM, .dst_reg = BPF_REG_1,
-		  .src_reg = BPF_PSEUDO_MAP_FD, .imm = map_fd },
-		{},
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_2 },
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_3 },
-		{ .code = BPF_JMP | BPF_CALL, .imm = BPF_FUNC_redirect_map },
-		{ .code = BPF_JMP | BPF_EXIT },
+		BPF_LD_MAP_FD(BPF_REG_1, map_fd),	/* two instructions */
+		BPF_MOV64_IMM(BPF_REG_2, 0),
+		BPF_MOV64_IMM(BPF_REG_3, 0),
+		BPF_EMIT_CALL(BPF_FUNC_redirect_map),
+		BPF_EXIT_INSN(),
 	};
 	union bpf_attr attr = {};
 
