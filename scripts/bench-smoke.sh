@@ -33,7 +33,8 @@ bail() {
 ko=$("$s/bench-module.sh" "$out") || bail "cannot build the module"
 mkdir -p "$dir/xdp"
 make -s -C "$top/build/src-$variant/tools/testing/selftests/net/page_pool" \
-	OUTPUT="$dir/xdp" || bail "cannot build page_pool_xdp and lo_bench"
+	OUTPUT="$dir/xdp" LDFLAGS=-static ||
+	bail "cannot build page_pool_xdp and lo_bench"
 mkdir -p "$dir/rx-smoke"
 make -s -C "$top/build/src-$variant/tools/testing/selftests/drivers/net/ppsim" \
 	OUTPUT="$dir/rx-smoke" LDFLAGS=-static || bail "cannot build ppsim_bench"

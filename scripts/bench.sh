@@ -57,7 +57,7 @@ build_all() {
 	mkdir -p "$dir/xdp"
 	nice -n 19 make -s -C \
 		"$top/build/src-ours/tools/testing/selftests/net/page_pool" \
-		OUTPUT="$dir/xdp" >&2
+		OUTPUT="$dir/xdp" LDFLAGS=-static >&2
 	mkdir -p "$dir/rx"
 	nice -n 19 make -s -C \
 		"$top/build/src-ours/tools/testing/selftests/drivers/net/ppsim" \

@@ -15,8 +15,10 @@ initrd=$top/build/um-$variant/selftest-initramfs.cpio.gz
 # Prepares the tree, so $st holds our files.
 out=$("$top/scripts/build-kernel.sh" um "$variant")
 mkdir -p "$bin"
-make -s -C "$st" OUTPUT="$bin" >&2
-"$top/scripts/make-initramfs.sh" "$initrd" "$st/init.sh" "$bin/page_pool_xdp"
+# Static: the initramfs has busybox and no C library.
+make -s -C "$st" OUTPUT="$bin" LDFLAGS=-static >&2
+"$top/scripts/make-initramfs.sh" "$initrd" "$top/scripts/selftest-init.sh" \
+	"$bin/page_pool_xdp"
 mkdir -p "$(dirname "$log")"
 echo "selftest-um: booting $variant"
 "$top/scripts/boot-um.sh" "$out/linux" "$initrd" 300 -- --quick > "$log" 2>&1 || {

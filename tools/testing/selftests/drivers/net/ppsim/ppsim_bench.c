@@ -59,6 +59,7 @@
 #include <sys/time.h>
 #include <linux/bpf.h>
 #include <linux/ethtool.h>
+#include <linux/filter.h>
 #include <linux/if_ether.h>
 #include <linux/if_link.h>
 #include <linux/netlink.h>
@@ -68,6 +69,7 @@
 #include <linux/sockios.h>
 
 #include "../../../../../../drivers/net/ppsim/ppsim_wire.h"
+#include "../../../net/lib/rtnl.h"
 
 #define BUS		"/sys/bus/ppsim"
 #define DEV_ID		90
@@ -346,9 +348,8 @@ static long long packets_read(struct rig *r)
 static int prog_load(enum bpf_prog_type type, int ret)
 {
 	struct bpf_insn insns[] = {
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0,
-		  .imm = ret },
-		{ .code = BPF_JMP | BPF_EXIT },
+		BPF_MOV64_IMM(BPF_REG_0, ret),
+		BPF_EXIT_INSN(),
 	};
 	union bpf_attr attr = {
 		.prog_type = type,
@@ -361,122 +362,51 @@ static int prog_load(enum bpf_prog_type type, int ret)
 	return fd < 0 ? -errno : fd;
 }
 
-/* Appends an attribute to @nh; returns it, to close a nest with. */
-static struct nlattr *nla_add(struct nlmsghdr *nh, unsigned short type,
-			      const void *data, unsigned short len)
-{
-	struct nlattr *a = (void *)((char *)nh + NLMSG_ALIGN(nh->nlmsg_len));
-
-	a->nla_type = type;
-	a->nla_len = NLA_HDRLEN + len;
-	if (len)
-		memcpy((char *)a + NLA_HDRLEN, data, len);
-	nh->nlmsg_len = NLMSG_ALIGN(nh->nlmsg_len) + NLA_ALIGN(a->nla_len);
-	return a;
-}
-
-static void nla_end(struct nlmsghdr *nh, struct nlattr *nest)
-{
-	nest->nla_len = (char *)nh + nh->nlmsg_len - (char *)nest;
-}
-
-/* Sends one rtnetlink request; returns the kernel's answer, 0 or -errno. */
-static int rtnl_do(struct nlmsghdr *nh)
-{
-	char buf[1024];
-	struct nlmsghdr *ack = (void *)buf;
-	ssize_t n;
-	int fd, err = -EIO;
-
-	nh->nlmsg_flags |= NLM_F_REQUEST | NLM_F_ACK;
-	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
-	if (fd < 0)
-		return -errno;
-	if (send(fd, nh, nh->nlmsg_len, 0) < 0) {
-		err = -errno;
-	} else {
-		n = recv(fd, buf, sizeof(buf), 0);
-		if (n >= (ssize_t)NLMSG_LENGTH(sizeof(struct nlmsgerr)) &&
-		    ack->nlmsg_type == NLMSG_ERROR)
-			err = ((struct nlmsgerr *)NLMSG_DATA(ack))->error;
-	}
-	close(fd);
-	return err;
-}
-
-struct link_req {
-	struct nlmsghdr nh;
-	struct ifinfomsg ifi;
-	char attrs[64];
-};
-
-struct tc_req {
-	struct nlmsghdr nh;
-	struct tcmsg tc;
-	char attrs[128];
-};
-
 static int attach_xdp(struct rig *r)
 {
-	struct link_req req = {
-		.nh.nlmsg_len = NLMSG_LENGTH(sizeof(struct ifinfomsg)),
-		.nh.nlmsg_type = RTM_SETLINK,
-		.ifi.ifi_family = AF_UNSPEC,
-		.ifi.ifi_index = r->ifindex,
-	};
-	__u32 flags = XDP_FLAGS_DRV_MODE;
-	struct nlattr *nest;
-
 	r->prog = prog_load(BPF_PROG_TYPE_XDP, XDP_DROP);
 	if (r->prog < 0)
 		return r->prog;
-	nest = nla_add(&req.nh, IFLA_XDP | NLA_F_NESTED, NULL, 0);
-	nla_add(&req.nh, IFLA_XDP_FD, &r->prog, sizeof(r->prog));
-	nla_add(&req.nh, IFLA_XDP_FLAGS, &flags, sizeof(flags));
-	nla_end(&req.nh, nest);
-	return rtnl_do(&req.nh);
+	return rtnl_xdp_attach(r->ifindex, r->prog);
 }
 
 /* clsact on the device, then a direct-action BPF filter on its ingress. */
 static int attach_tc_drop(struct rig *r)
 {
-	struct tc_req req = {
-		.nh.nlmsg_len = NLMSG_LENGTH(sizeof(struct tcmsg)),
-		.nh.nlmsg_type = RTM_NEWQDISC,
-		.nh.nlmsg_flags = NLM_F_CREATE | NLM_F_EXCL,
-		.tc.tcm_family = AF_UNSPEC,
-		.tc.tcm_ifindex = r->ifindex,
-		.tc.tcm_handle = TC_H_MAKE(TC_H_CLSACT, 0),
-		.tc.tcm_parent = TC_H_CLSACT,
-	};
 	__u32 flags = TCA_BPF_FLAG_ACT_DIRECT;
+	struct rtnl_req req;
 	struct nlattr *nest;
+	struct tcmsg *tc;
 	int err;
 
-	nla_add(&req.nh, TCA_KIND, "clsact", sizeof("clsact"));
-	err = rtnl_do(&req.nh);
+	tc = rtnl_req_init(&req, RTM_NEWQDISC, NLM_F_CREATE | NLM_F_EXCL,
+			   sizeof(*tc));
+	tc->tcm_family = AF_UNSPEC;
+	tc->tcm_ifindex = r->ifindex;
+	tc->tcm_handle = TC_H_MAKE(TC_H_CLSACT, 0);
+	tc->tcm_parent = TC_H_CLSACT;
+	rtnl_put_str(&req, TCA_KIND, "clsact");
+	err = rtnl_talk(&req);
 	if (err)
 		return err;
 
 	r->prog = prog_load(BPF_PROG_TYPE_SCHED_CLS, TC_ACT_SHOT);
 	if (r->prog < 0)
 		return r->prog;
-	memset(&req, 0, sizeof(req));
-	req.nh.nlmsg_len = NLMSG_LENGTH(sizeof(struct tcmsg));
-	req.nh.nlmsg_type = RTM_NEWTFILTER;
-	req.nh.nlmsg_flags = NLM_F_CREATE | NLM_F_EXCL;
-	req.tc.tcm_family = AF_UNSPEC;
-	req.tc.tcm_ifindex = r->ifindex;
-	req.tc.tcm_parent = TC_H_MAKE(TC_H_CLSACT, TC_H_MIN_INGRESS);
+	tc = rtnl_req_init(&req, RTM_NEWTFILTER, NLM_F_CREATE | NLM_F_EXCL,
+			   sizeof(*tc));
+	tc->tcm_family = AF_UNSPEC;
+	tc->tcm_ifindex = r->ifindex;
+	tc->tcm_parent = TC_H_MAKE(TC_H_CLSACT, TC_H_MIN_INGRESS);
 	/* Priority 1, every protocol. */
-	req.tc.tcm_info = TC_H_MAKE(1 << 16, htons(ETH_P_ALL));
-	nla_add(&req.nh, TCA_KIND, "bpf", sizeof("bpf"));
-	nest = nla_add(&req.nh, TCA_OPTIONS, NULL, 0);
-	nla_add(&req.nh, TCA_BPF_FD, &r->prog, sizeof(r->prog));
-	nla_add(&req.nh, TCA_BPF_NAME, "drop", sizeof("drop"));
-	nla_add(&req.nh, TCA_BPF_FLAGS, &flags, sizeof(flags));
-	nla_end(&req.nh, nest);
-	return rtnl_do(&req.nh);
+	tc->tcm_info = TC_H_MAKE(1 << 16, htons(ETH_P_ALL));
+	rtnl_put_str(&req, TCA_KIND, "bpf");
+	nest = rtnl_nest(&req, TCA_OPTIONS);
+	rtnl_put(&req, TCA_BPF_FD, &r->prog, sizeof(r->prog));
+	rtnl_put_str(&req, TCA_BPF_NAME, "drop");
+	rtnl_put(&req, TCA_BPF_FLAGS, &flags, sizeof(flags));
+	rtnl_nest_end(&req, nest);
+	return rtnl_talk(&req);
 }
 
 static int udp_socket(int rcvbuf)
