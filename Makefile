@@ -30,7 +30,7 @@ endif
 endif
 # KSRC=/path/to/linux-6.1.y: your own tree in place of Debian's package.
 ifneq ($(KSRC),)
-export KSRC
+export KSRC := $(abspath $(KSRC))
 endif
 ifeq ($(origin SECONDS),command line)
 $(error SECONDS is now STRESS_SECONDS (bash's SECONDS counts time))

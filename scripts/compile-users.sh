@@ -175,8 +175,7 @@ fi
 # the files it changes; the objects of those files built after each.
 [ -n "$fixes" ] || exit 0
 src=$top/build/src-fixes
-rm -rf "$src"
-cp -al "$pristine" "$src" 2>/dev/null || cp -a "$pristine" "$src"
+copy_pristine "$src" || exit 1
 configure fixes "$top/build/users-fixes" >/dev/null 2>&1
 declare -A copied
 for p in $fixes; do

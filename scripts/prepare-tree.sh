@@ -49,8 +49,9 @@ fi
 # Trees and kernels made from another base tree than this one: their
 # objects may be newer than the new tree's files, so drop them.
 stamp=$build/.pristine
-if [ -f "$stamp" ] && [ "$(cat "$stamp")" != "$pristine" ]; then
-	echo "prepare-tree: the base tree is now $pristine, was $(cat "$stamp"): dropping what was built from the old one"
+id=$(pristine_id)
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" != "$id" ]; then
+	echo "prepare-tree: the base tree is now $id, was $(cat "$stamp"): dropping what was built from the old one"
 	for d in "$build"/*/; do
 		d=${d%/}
 		case ${d##*/} in
@@ -59,15 +60,10 @@ if [ -f "$stamp" ] && [ "$(cat "$stamp")" != "$pristine" ]; then
 		esac
 	done
 fi
-echo "$pristine" > "$stamp"
+echo "$id" > "$stamp"
 if [ ! -f "$src/Makefile" ]; then
 	echo "prepare-tree: creating $src from $pristine"
-	rm -rf "$src"
-	# Hard links where the base tree is on the same file system.
-	cp -al "$pristine" "$src" 2>/dev/null || {
-		rm -rf "$src"
-		cp -a "$pristine" "$src"
-	}
+	copy_pristine "$src" || exit 1
 fi
 
 stage=$(mktemp -d)
@@ -81,7 +77,8 @@ while read -r p; do
 		mkdir -p "$stage/$(dirname "$f")"
 		[ -e "$pristine/$f" ] && cp "$pristine/$f" "$stage/$f"
 	done
-	patch -s -p1 -d "$stage" --no-backup-if-mismatch < "$top/patches/$p" || {
+	# No fuzz: on another 6.1.y a hunk must not land in the wrong place.
+	patch -s -F0 -p1 -d "$stage" --no-backup-if-mismatch < "$top/patches/$p" || {
 		echo "prepare-tree: patches/$p does not apply to $pristine" >&2
 		exit 1
 	}

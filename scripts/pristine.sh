@@ -4,7 +4,9 @@
 # 6.1.y with a message that says why.
 top=${top:?pristine.sh needs top}
 if [ -n "${KSRC:-}" ]; then
-	pristine=$(cd "$KSRC" 2>/dev/null && pwd) || {
+	# The real path: a symlink copied by cp -al would be a way back
+	# into your tree.
+	pristine=$(cd "$KSRC" 2>/dev/null && pwd -P) || {
 		echo "KSRC: no such folder: $KSRC" >&2
 		exit 2
 	}
@@ -30,4 +32,28 @@ check_pristine() {
 		echo "KSRC: $pristine has been configured or built in place; run 'make mrproper' there first" >&2
 		exit 2
 	fi
+}
+
+# pristine_id: what the base tree is, for the stamps of what was made
+# from it: its path, its version, and its git HEAD if it has one.
+pristine_id() {
+	local head=
+	[ -e "$pristine/.git" ] &&
+		head=$(git -C "$pristine" rev-parse -q HEAD 2>/dev/null)
+	echo "$pristine $(sed -n 's/^\(VERSION\|PATCHLEVEL\|SUBLEVEL\|EXTRAVERSION\) = //p' \
+		"$pristine/Makefile" 2>/dev/null | tr '\n' ' ')$head"
+}
+
+# copy_pristine DIR: DIR as a hard-linked copy of the base tree (a full
+# copy on another file system), without its .git: git writes to a
+# repository's files in place.
+copy_pristine() {
+	rm -rf "$1"
+	mkdir -p "$1"
+	cp -al "$pristine/." "$1" 2>/dev/null || {
+		rm -rf "$1"
+		mkdir -p "$1"
+		cp -a "$pristine/." "$1"
+	} || return 1
+	rm -rf "$1/.git"
 }

@@ -29,8 +29,10 @@ import time
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.path.join(TOP, 'build')
-PRISTINE = os.environ.get('SERIES_PRISTINE',
-                          os.path.join(BUILD, 'linux-source-6.1'))
+PRISTINE = os.path.realpath(os.environ.get(
+    'SERIES_PRISTINE', os.path.join(BUILD, 'linux-source-6.1')))
+# What the base tree is (scripts/pristine.sh's pristine_id).
+PRISTINE_ID = os.environ.get('SERIES_PRISTINE_ID', PRISTINE)
 REPO = os.path.join(BUILD, 'series-git')
 OVERLAY_DIRS = ['net', 'include', 'drivers', 'Documentation', 'tools', 'lib']
 # Commits are dated, so that a series of the same content and identity
@@ -129,24 +131,25 @@ def read_overlay(name):
 
 
 def read_patch_message(name):
-    """A quilt patch's subject and message, without its sign-offs."""
+    """A quilt patch's subject, message (sign-offs kept) and author."""
     with open(os.path.join(TOP, 'patches', name)) as f:
         text = f.read()
     head = text.split('\n---\n', 1)[0]
-    subject, body, in_body = None, [], False
+    subject, author, body, in_body = None, None, [], False
     for line in head.split('\n'):
-        if not in_body:
-            if line.startswith('Subject:'):
-                subject = re.sub(r'^\[PATCH[^]]*\]\s*', '',
-                                 line[len('Subject:'):].strip())
-            elif line == '' and subject:
-                in_body = True
-            continue
-        if not line.startswith('Signed-off-by:'):
+        if in_body:
             body.append(line)
-    if not subject:
-        raise SeriesError('patches/%s has no Subject: line' % name)
-    return subject, '\n'.join(body).strip() + '\n'
+        elif line.startswith('Subject:'):
+            subject = re.sub(r'^\[PATCH[^]]*\]\s*', '',
+                             line[len('Subject:'):].strip())
+        elif line.startswith('From:'):
+            m = re.match(r'From:\s*(.*?)\s*<([^>]+)>', line)
+            author = (m.group(1), m.group(2)) if m else None
+        elif line == '' and subject:
+            in_body = True
+    if not subject or not author:
+        raise SeriesError('patches/%s needs From: and Subject: lines' % name)
+    return subject, '\n'.join(body).strip() + '\n', author
 
 
 def our_files():
@@ -156,13 +159,39 @@ def our_files():
                   if f and os.path.isfile(os.path.join(TOP, f)))
 
 
-def harness_only():
+def harness_entries():
     path = os.path.join(TOP, 'series', 'harness-only')
     if not os.path.exists(path):
         return []
     with open(path) as f:
         return [line.split()[0] for line in f
                 if line.strip() and not line.startswith('#')]
+
+
+def harness_patches():
+    """Quilt patches the harness needs that are not for the series."""
+    return [e for e in harness_entries() if e.startswith('patches/')
+            for e in [e[len('patches/'):]]]
+
+
+def harness_only():
+    """Files of the prepared tree the series leaves out: our harness-only
+    files, and the files of the harness-only patches."""
+    files = []
+    for e in harness_entries():
+        if not e.startswith('patches/'):
+            if not os.path.exists(os.path.join(TOP, e)):
+                raise SeriesError('series/harness-only lists %s, which '
+                                  'does not exist' % e)
+            files.append(e)
+            continue
+        path = os.path.join(TOP, e)
+        if not os.path.exists(path):
+            raise SeriesError('series/harness-only lists %s, which does '
+                              'not exist' % e)
+        with open(path) as f:
+            files += re.findall(r'^\+\+\+ b/(\S+)', f.read(), re.M)
+    return files
 
 
 def pattern_matches(pattern, path):
@@ -178,6 +207,7 @@ def claim_files(overlays):
     directory may leave a subdirectory to another.
     """
     claims = {name: [] for name in overlays}
+    used = set()
     harness = harness_only()
     unclaimed = []
     for path in our_files():
@@ -188,6 +218,7 @@ def claim_files(overlays):
             for pat in fields['Files']:
                 if pattern_matches(pat, path):
                     best.append((len(pat), name))
+                    used.add(pat)
         best.sort(reverse=True)
         if not best:
             unclaimed.append(path)
@@ -200,9 +231,11 @@ def claim_files(overlays):
     if unclaimed:
         raise SeriesError('no overlay in series/ claims:\n  ' +
                           '\n  '.join(unclaimed))
-    for name, files in claims.items():
-        if not files:
-            raise SeriesError('overlay %s claims no file' % name)
+    for name, fields in overlays.items():
+        for pat in fields['Files']:
+            if pat not in used:
+                raise SeriesError('series/%s: %s matches no file' %
+                                  (name, pat))
     return claims
 
 
@@ -213,8 +246,11 @@ def base_repo(name, email):
     stamp = os.path.join(REPO, '.git', 'series-pristine')
     if os.path.exists(stamp):
         with open(stamp) as f:
-            if f.read() == PRISTINE:
-                git('checkout', '-q', '--detach', 'base')
+            if f.read() == PRISTINE_ID:
+                # A run stopped in the middle of git am leaves it behind.
+                if os.path.exists(os.path.join(REPO, '.git', 'rebase-apply')):
+                    git('am', '--abort', check=False)
+                git('checkout', '-q', '-f', '--detach', 'base')
                 git('reset', '-q', '--hard', 'base')
                 git('clean', '-q', '-fdx')
                 return
@@ -223,15 +259,22 @@ def base_repo(name, email):
     print('series: committing the base tree (once, about a minute)',
           file=sys.stderr)
     shutil.rmtree(REPO, ignore_errors=True)
-    run(['cp', '-al', PRISTINE, REPO])
+    os.makedirs(REPO)
+    # Hard links (git replaces a file, never writes it in place), or a
+    # full copy on another file system; never the base tree's own .git.
+    if subprocess.run(['cp', '-al', PRISTINE + '/.', REPO]).returncode:
+        shutil.rmtree(REPO)
+        os.makedirs(REPO)
+        run(['cp', '-a', PRISTINE + '/.', REPO])
+    shutil.rmtree(os.path.join(REPO, '.git'), ignore_errors=True)
     git('init', '-q')
     git('add', '-f', '.')
-    git('commit', '-q', '-m', 'base: %s' % os.path.basename(PRISTINE),
+    git('commit', '-q', '-m', 'base: %s' % PRISTINE_ID,
         env=commit_env(name, email, BASE_DATE))
     git('branch', 'base')
     git('checkout', '-q', '--detach', 'base')
     with open(stamp, 'w') as f:
-        f.write(PRISTINE)
+        f.write(PRISTINE_ID)
 
 
 def apply_quilt_patch(name):
@@ -243,17 +286,21 @@ def apply_quilt_patch(name):
         return re.findall(r'^\+\+\+ b/(\S+)', f.read(), re.M)
 
 
-def commit(subject, body, files, name, email, date):
-    """Commit FILES with the message; the runner signs it off."""
+def commit(subject, body, files, author, signer, date):
+    """Commit FILES as AUTHOR; SIGNER adds a sign-off, as git am -s."""
     git('add', '-f', '--', *files)
     if not git('diff', '--cached', '--name-only').strip():
         raise SeriesError('commit "%s" changes nothing' % subject)
-    msg = '%s\n\n%s\nSigned-off-by: %s <%s>\n' % (subject, body, name,
-                                                   email)
+    sob = 'Signed-off-by: %s <%s>' % signer
+    if sob not in body.split('\n'):
+        body += ('' if body.rstrip('\n').split('\n')[-1].startswith(
+            'Signed-off-by:') else '\n') + sob + '\n'
+    env = commit_env(signer[0], signer[1], date)
+    env.update(GIT_AUTHOR_NAME=author[0], GIT_AUTHOR_EMAIL=author[1])
     res = subprocess.run(['git', '-C', REPO, 'commit', '-q', '-F', '-'],
-                         input=msg, text=True,
-                         env=commit_env(name, email, date),
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                         input='%s\n\n%s' % (subject, body), text=True,
+                         env=env, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE)
     if res.returncode:
         raise SeriesError('commit "%s": %s' % (subject, res.stderr))
 
@@ -290,12 +337,14 @@ def plan():
                           ' '.join(missing))
     steps = []
     for kind, name in entries:
-        if kind == 'patch' and name not in folded:
-            subject, body = read_patch_message(name)
-            steps.append((subject, body, [name], []))
+        if kind == 'patch' and name not in folded and \
+                name not in harness_patches():
+            subject, body, author = read_patch_message(name)
+            steps.append((subject, body, author, [name], []))
         elif kind == 'overlay':
             o = overlays[name]
-            steps.append((o['Subject'], o['body'], o['Fold'], claims[name]))
+            steps.append((o['Subject'], o['body'], None, o['Fold'],
+                          claims[name]))
     return steps
 
 
@@ -311,7 +360,9 @@ def results_text():
     """The latest test summary and benchmark table of this checkout."""
     logs = os.path.join(BUILD, 'logs', 'ours')
     out = ['Tests (make test, the last run in this checkout):', '']
-    names = sorted(f for f in os.listdir(logs) if f.endswith('.log')) \
+    # Not the series' own log: the check that writes it is running.
+    names = sorted(f for f in os.listdir(logs)
+                   if f.endswith('.log') and f != 'series.log') \
         if os.path.isdir(logs) else []
     if names:
         res = subprocess.run([os.path.join(TOP, 'scripts', 'summarize.py')] +
@@ -347,22 +398,26 @@ def fill_cover_letter(path, count):
 
 
 def generate(out):
-    name, email = identity()
+    signer = identity()
     steps = plan()
-    base_repo(name, email)
+    base_repo(*signer)
     git('checkout', '-q', '-B', 'series', 'base')
-    for i, (subject, body, patches, files) in enumerate(steps):
+    for i, (subject, body, author, patches, files) in enumerate(steps):
         touched = list(files)
         for p in patches:
             touched += apply_quilt_patch(p)
         for f in files:
             copy_ours(f)
-        commit(subject, body, touched, name, email, commit_date(i))
-    shutil.rmtree(out, ignore_errors=True)
+        commit(subject, body, touched, author or signer, signer,
+               commit_date(i))
+    tmp = out + '.new'
+    shutil.rmtree(tmp, ignore_errors=True)
     git('format-patch', '-q', '--cover-letter', '--base=base',
-        '--no-signature', '-o', out, 'base..series')
-    names = sorted(os.listdir(out))
-    fill_cover_letter(os.path.join(out, names[0]), len(names) - 1)
+        '--no-signature', '-o', tmp, 'base..series')
+    names = sorted(os.listdir(tmp))
+    fill_cover_letter(os.path.join(tmp, names[0]), len(names) - 1)
+    shutil.rmtree(out, ignore_errors=True)
+    os.rename(tmp, out)
     print('series: %d patches and a cover letter in %s' %
           (len(names) - 1, os.path.relpath(out, TOP)))
 
@@ -385,24 +440,48 @@ def apply_series(out, name, email):
     return git('rev-list', '--reverse', 'base..HEAD').split()
 
 
+def tree_files(root, skip):
+    """Every file and symlink under ROOT but .git and SKIP, by path."""
+    found = {}
+    for d, dirs, files in os.walk(root):
+        if d == root and '.git' in dirs:
+            dirs.remove('.git')
+        rel = os.path.relpath(d, root)
+        for f in files + [x for x in dirs
+                          if os.path.islink(os.path.join(d, x))]:
+            path = os.path.normpath(os.path.join(rel, f))
+            if path not in skip:
+                found[path] = os.path.join(d, f)
+    return found
+
+
+def same_file(a, b):
+    sa, sb = os.lstat(a), os.lstat(b)
+    if (sa.st_dev, sa.st_ino) == (sb.st_dev, sb.st_ino):
+        return True
+    if os.path.islink(a) or os.path.islink(b):
+        return os.path.islink(a) and os.path.islink(b) and \
+            os.readlink(a) == os.readlink(b)
+    if sa.st_size != sb.st_size or \
+            bool(sa.st_mode & 0o100) != bool(sb.st_mode & 0o100):
+        return False
+    with open(a, 'rb') as fa, open(b, 'rb') as fb:
+        return fa.read() == fb.read()
+
+
 def compare_with_prepared(src):
-    """The applied series against the prepared tree, file by file."""
-    with open(os.path.join(src, '.page_pool_overlay')) as f:
-        want = set(f.read().split()) - set(harness_only())
-    got = set(git('diff', '--name-only', 'base', 'HEAD').split())
+    """The applied series against the whole prepared tree."""
+    skip = set(harness_only()) | {'.page_pool_overlay'}
+    got, want = tree_files(REPO, skip), tree_files(src, skip)
     problems = ['only in the prepared tree: %s' % f
-                for f in sorted(want - got)]
-    problems += ['only in the series: %s' % f for f in sorted(got - want)]
-    for f in sorted(want & got):
-        a, b = os.path.join(REPO, f), os.path.join(src, f)
-        with open(a, 'rb') as fa, open(b, 'rb') as fb:
-            if fa.read() != fb.read():
-                problems.append('differs: %s' % f)
-        if os.access(a, os.X_OK) != os.access(b, os.X_OK):
-            problems.append('mode differs: %s' % f)
+                for f in sorted(set(want) - set(got))]
+    problems += ['only in the series: %s' % f
+                 for f in sorted(set(got) - set(want))]
+    problems += ['differs: %s' % f for f in sorted(set(want) & set(got))
+                 if not same_file(got[f], want[f])]
     if problems:
         raise SeriesError('the series does not give the prepared tree:\n  ' +
-                          '\n  '.join(problems))
+                          '\n  '.join(problems[:50]))
 
 
 def maintainers_patterns():
@@ -438,9 +517,9 @@ def run_checkpatch(out, patch):
     tree without upstream's history, as the base tree is.
     """
     res = subprocess.run([os.path.join(REPO, 'scripts', 'checkpatch.pl'),
-                          '--strict', '--no-tree', '--quiet', '--ignore',
-                          'FILE_PATH_CHANGES,UNKNOWN_COMMIT_ID',
-                          os.path.join(out, patch)], cwd='/', text=True,
+                          '--strict', '--quiet', '--root=' + REPO,
+                          '--ignore', 'FILE_PATH_CHANGES,UNKNOWN_COMMIT_ID',
+                          os.path.join(out, patch)], cwd=REPO, text=True,
                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     if res.returncode or res.stdout.strip():
         return res.stdout.strip() or 'exit status %d' % res.returncode
@@ -459,17 +538,43 @@ def unlisted_files():
 
 # ---- bisect build -------------------------------------------------------
 
-# What each architecture's build of a commit compiles: the objects of the
-# series' C files so far that the test kernel of that architecture
-# builds (its folder holds their .o), with that kernel's config.
-ARCHES = [
-    # (ARCH, test kernel folder, scratch folder, what counts as touching it)
-    ('x86_64', 'x86_64-ours', 'series-obj', lambda f: not f.startswith(
-        ('arch/um/', 'arch/x86/um/', 'Documentation/', 'tools/',
-         'MAINTAINERS'))),
-    ('um', 'um-ours', 'series-obj-um',
-     lambda f: f.startswith(('arch/um/', 'arch/x86/um/'))),
-]
+# The bisect build: the x86_64 test kernel's config (all our options on),
+# in a folder of its own, and its objects as the list of what exists.
+REF = 'x86_64-ours'
+SCRATCH = 'series-obj'
+
+
+def header_users(ref_dir):
+    """Map each source file a reference object includes to its objects."""
+    users = {}
+    for d, _, files in os.walk(ref_dir):
+        for f in files:
+            if not (f.startswith('.') and f.endswith('.o.cmd')):
+                continue
+            obj = os.path.relpath(os.path.join(d, f[1:-4]), ref_dir)
+            with open(os.path.join(d, f), errors='replace') as cmd:
+                for m in re.finditer(r'^\s+\.\./src-ours/(\S+\.h) \\$',
+                                     cmd.read(), re.M):
+                    users.setdefault(m.group(1), set()).add(obj)
+    return users
+
+
+def dropped_options(config, ref_config):
+    """Options the reference config sets that CONFIG's Kconfig knows but
+    olddefconfig turned off or changed: a dependency a patch broke."""
+    def options(path):
+        opts = {}
+        with open(path) as f:
+            for line in f:
+                m = re.match(r'(CONFIG_\w+)=(.*)', line) or \
+                    re.match(r'# (CONFIG_\w+) is not set', line)
+                if m:
+                    opts[m.group(1)] = m.group(2) if m.lastindex == 2 \
+                        else 'n'
+        return opts
+    have, want = options(config), options(ref_config)
+    return ['%s=%s (wanted %s)' % (k, have[k], v) for k, v in want.items()
+            if k in have and have[k] != v]
 
 
 def kmake(arch, obj_dir, *targets):
@@ -482,64 +587,56 @@ def kmake(arch, obj_dir, *targets):
 
 
 def bisect_build(commits):
-    """Build, at each commit, the objects of the series' files so far.
+    """Build, at each commit, what the series so far touches.
 
+    That is the objects of its C files and of every file including a
+    header it changed, as far as the x86_64 test kernel builds them.
     Yields (n, subject, error or None, what was built) per commit.
     """
-    sources = {a[0]: [] for a in ARCHES}
-    configured = set()
-    ref_config = {}
-    for arch, ref, _, _ in ARCHES:
-        cfg = os.path.join(BUILD, ref, '.config')
-        if not os.path.exists(cfg):
-            raise SeriesError('the bisect build takes its config and object '
-                              'list from build/%s: build that kernel first '
-                              '(scripts/build-kernel.sh %s ours)' %
-                              (ref, ref.rsplit('-', 1)[0]))
-        ref_config[arch] = cfg
+    ref_dir = os.path.join(BUILD, REF)
+    ref_config = os.path.join(ref_dir, '.config')
+    if not os.path.exists(ref_config):
+        raise SeriesError('the bisect build takes its config and objects '
+                          'from build/%s: build that kernel first '
+                          '(scripts/build-kernel.sh x86_64 ours)' % REF)
+    users = header_users(ref_dir)
+    out = os.path.join(BUILD, SCRATCH)
+    os.makedirs(out, exist_ok=True)
+    objects, configured = [], False
     for n, sha in enumerate(commits, 1):
         files = git('diff-tree', '--no-commit-id', '--name-only', '-r',
                     sha).split()
         subject = git('log', '-1', '--format=%s', sha).strip()
         git('checkout', '-q', '--detach', sha)
-        error, built = None, []
-        for arch, ref, scratch, touches in ARCHES:
-            if not any(touches(f) for f in files):
-                continue
-            for f in files:
-                obj = f[:-2] + '.o'
-                if not f.endswith('.c') or \
-                        not os.path.exists(os.path.join(BUILD, ref, obj)):
-                    continue
-                # UML's host-side objects take their flags from their
-                # directory's rules: build those directories whole.
-                if arch == 'um':
-                    obj = os.path.dirname(f) + '/'
-                if obj not in sources[arch]:
-                    sources[arch].append(obj)
-            if not sources[arch]:
-                continue
-            out = os.path.join(BUILD, scratch)
-            os.makedirs(out, exist_ok=True)
-            # The test kernel's config again wherever a Kconfig changes:
-            # olddefconfig drops an option until its Kconfig exists.
-            res = None
-            if arch not in configured or \
-                    any(os.path.basename(f).startswith('Kconfig')
-                        for f in files):
-                configured.add(arch)
-                shutil.copy(ref_config[arch], os.path.join(out, '.config'))
-                res = kmake(arch, out, 'olddefconfig')
-            if res is None or res.returncode == 0:
-                res = kmake(arch, out, *sources[arch])
+        for f in files:
+            found = users.get(f, set()) if f.endswith('.h') else \
+                {f[:-2] + '.o'} if f.endswith('.c') else set()
+            objects += sorted(o for o in found if o not in objects and
+                              os.path.exists(os.path.join(ref_dir, o)))
+        if not objects or all(f.startswith(('Documentation/', 'tools/',
+                                            'MAINTAINERS')) for f in files):
+            yield n, subject, None, None
+            continue
+        # The test kernel's config again wherever a Kconfig changes:
+        # olddefconfig drops an option until its Kconfig exists.
+        error = None
+        if not configured or any(os.path.basename(f).startswith('Kconfig')
+                                 for f in files):
+            configured = True
+            shutil.copy(ref_config, os.path.join(out, '.config'))
+            res = kmake('x86_64', out, 'olddefconfig')
+            dropped = dropped_options(os.path.join(out, '.config'),
+                                      ref_config)
+            if res.returncode or dropped:
+                error = 'olddefconfig: %s' % (
+                    res.stdout[-2000:] if res.returncode else
+                    'options the test kernel sets are off: ' +
+                    ', '.join(dropped))
+        if not error:
+            res = kmake('x86_64', out, *objects)
             if res.returncode:
-                error = 'does not build on %s:\n%s' % (arch,
-                                                       res.stdout[-3000:])
-                break
-            built.append('%d %s on %s' % (
-                len(sources[arch]),
-                'directories' if arch == 'um' else 'objects', arch))
-        yield n, subject, error, built
+                error = 'does not build:\n%s' % res.stdout[-3000:]
+        yield n, subject, error, '%d objects' % len(objects)
 
 
 class Tap:
@@ -596,9 +693,12 @@ def check(out, src):
     start = time.time()
     try:
         for n, subject, error, built in bisect_build(commits):
-            what = ', '.join(built) or 'no kernel object'
-            result('patch %d builds on its predecessors (%s): %s' %
-                   (n, what, subject), error)
+            if built is None:
+                tap.result('series: patch %d builds on its predecessors # '
+                           'SKIP no kernel object: %s' % (n, subject))
+            else:
+                result('patch %d builds on its predecessors (%s): %s' %
+                       (n, built, subject), error)
     except SeriesError as e:
         for _ in patches:
             result('patch builds on its predecessors', e)

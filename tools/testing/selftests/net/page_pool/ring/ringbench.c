@@ -9,7 +9,7 @@
  * The consumer runs on CPU 0, producer i on CPU i + 1, wrapping around
  * the online CPUs; with more threads than CPUs they share. A producer
  * that finds the ring full, a consumer that finds nothing to take and a
- * lock waiter spin briefly, then yield (asm/processor.h says why).
+ * lock waiter spin briefly, then yield (linux/processor.h says why).
  * A producer stores what did not fit in its next call: page_pool would
  * free those pages, a benchmark has to move them all.
  *
@@ -33,7 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <asm/processor.h>
+#include <linux/processor.h>
 #include <linux/compiler.h>
 #include "clock.h"
 #include "ring_ops.h"

@@ -30,7 +30,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <asm/processor.h>
+#include <linux/processor.h>
 #include "kselftest.h"
 #include "page_pool_ring.h"
 #include "clock.h"

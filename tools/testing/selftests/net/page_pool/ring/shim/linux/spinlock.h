@@ -11,7 +11,7 @@
 #ifndef _SHIM_LINUX_SPINLOCK_H
 #define _SHIM_LINUX_SPINLOCK_H
 
-#include <asm/processor.h>
+#include <linux/processor.h>
 /* As the kernel's spinlock.h does, bring the barriers in. */
 #include <linux/atomic.h>
 

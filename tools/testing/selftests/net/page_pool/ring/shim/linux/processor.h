@@ -3,8 +3,8 @@
  * cpu_relax(), and the one policy every waiter in these programs uses:
  * spin a little, then give the CPU away.
  */
-#ifndef _SHIM_ASM_PROCESSOR_H
-#define _SHIM_ASM_PROCESSOR_H
+#ifndef _SHIM_LINUX_PROCESSOR_H
+#define _SHIM_LINUX_PROCESSOR_H
 
 #include <sched.h>
 
@@ -39,4 +39,4 @@ static inline void shim_wait(unsigned int *spins)
 	sched_yield();
 }
 
-#endif /* _SHIM_ASM_PROCESSOR_H */
+#endif /* _SHIM_LINUX_PROCESSOR_H */
