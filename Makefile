@@ -36,8 +36,8 @@ ifeq ($(origin SECONDS),command line)
 $(error SECONDS is now STRESS_SECONDS (bash's SECONDS counts time))
 endif
 
-.PHONY: all run test deps kunit-um um-fpstate kunit-x86_64 kunit-kcsan selftest-um \
-	ppsim-um ppsim-x86_64 ppsim-kcsan check users bench ring-test ring-bench stress \
+.PHONY: all run test deps kunit-um kunit-py um-fpstate kunit-x86_64 kunit-kcsan \
+	selftest-um ppsim-um ppsim-x86_64 ppsim-kcsan check users bench ring-test ring-bench stress \
 	mutants series clean distclean
 
 all: run
@@ -57,6 +57,12 @@ test: deps
 kunit-um: deps
 	@scripts/kunit-um.sh $(POOL) $(LOGS)/kunit-um.log
 	@scripts/summarize.py $(LOGS)/kunit-um.log
+
+# The suites of net/core/.kunitconfig through the tree's own kunit.py, as
+# a KUnit user runs them, in its own UML build folder.
+kunit-py: deps
+	@scripts/kunit-py.sh $(POOL) $(LOGS)/kunit-py.log
+	@scripts/summarize.py $(LOGS)/kunit-py.log
 
 # UML's per-task FP state against the host's: one boot (scripts/um-fpstate.c).
 um-fpstate: deps

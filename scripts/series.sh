@@ -1,7 +1,8 @@
 #!/bin/bash
 # series.sh generate: write build/series, the project as a git series
 # against the base tree (scripts/series.py), signed with your git identity.
-# series.sh check LOG: generate it, then check it as TAP into LOG: it
+# series.sh check LOG: generate it into build/series-check (never over
+# what make series wrote), then check it as TAP into LOG: it
 # applies with git am, gives build/src-ours byte for byte, passes
 # checkpatch --strict patch by patch, and each patch builds its objects on
 # top of its predecessors (in build/series-obj*, configured as the test
@@ -13,6 +14,12 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/ccache-env.sh"
 . "$top/scripts/pristine.sh"
 export SERIES_PRISTINE=$pristine
+SERIES_PRISTINE_ID=$(pristine_id)
+export SERIES_PRISTINE_ID
+# One run at a time: make series and make test share build/series-git.
+mkdir -p "$top/build"
+exec 9>"$top/build/series.lock"
+flock 9
 # The work repository's path in __FILE__, as the trees' in ccache-env.sh.
 KCFLAGS="$KCFLAGS -fmacro-prefix-map=../series-git/="
 export KCFLAGS
@@ -29,10 +36,10 @@ check)
 	# make test signs with the runner's identity, or without one
 	# configured, as the user running it.
 	export SERIES_ANY_IDENTITY=1
-	"$top/scripts/series.py" generate "$top/build/series" || {
+	"$top/scripts/series.py" generate "$top/build/series-check" || {
 		echo "not ok 1 series: make series writes the series"
 		exit 1
 	}
-	exec "$top/scripts/series.py" check "$top/build/series" ;;
+	exec "$top/scripts/series.py" check "$top/build/series-check" ;;
 *) echo "$usage" >&2; exit 2 ;;
 esac

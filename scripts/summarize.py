@@ -9,8 +9,9 @@ XFAIL is an expected failure, counted and named apart. A log fails as a
 whole (one failure) when it shows a kernel report (BUG, WARNING, KASAN,
 KCSAN, kmemleak, lockdep, DMA-API debug, panic, a pool's report of lost
 pages), when its TAP plan is not complete, when it has no result at all,
-or when a UML kernel was killed for time; such a log quotes the line
-that names why it stopped (see CAUSES). A KCSAN report whose racing
+when a UML kernel was killed for time, or when kunit.py (kunit-py.sh)
+failed; such a log quotes the line that names why it stopped (see
+CAUSES). A KCSAN report whose racing
 accesses the base kernel makes in its own code, or that KNOWN_RACES
 lists, is listed but not counted (see foreign_race()). Prints one line
 per suite, then every failure again (the tail of a CI log names them),
@@ -46,6 +47,12 @@ REPORTS = [
 # kill a UML kernel for time: a problem even after the last result (a
 # hang at poweroff).
 KILLED = re.compile(r'^(boot|kunit)-um: timed out after \S+$')
+
+# What kunit-py.sh writes, on a line of its own, when the tree's kunit.py
+# fails: a config its kunitconfig cannot give, a build error, a run its
+# own parser fails, or an error of kunit.py itself. A problem even when
+# the console it leaves shows no failed case.
+KUNIT_PY_FAILED = re.compile(r'^kunit-py: kunit\.py exited with \d+')
 
 # Lines a kernel prints as it dies, or that name why a boot cannot go on:
 # quoted, the first of them, when a log stops before its tests finish.
@@ -225,6 +232,8 @@ def parse(path):
             reports.append(ln)
     problems = ['killed for time (%s)' % m.group(0) for m in
                 map(KILLED.search, lines) if m]
+    problems += ['%s' % m.group(0) for m in
+                 map(KUNIT_PY_FAILED.search, lines) if m]
     # results[depth] = list of (ok, skip, reason, name) since last parent
     pending = {}
     plans = {}

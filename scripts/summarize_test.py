@@ -11,8 +11,9 @@ without CONFIG_BUG prints none). The exceptions are the messages
 of the parameter check, which tests provoke on purpose: they must not
 fail a run. The base pool's stall message must fail it too, as must a
 checker that switches itself off (but DMA-API debug may, once a test
-says it injects allocation faults) and a UML kernel killed for time. A
-saved log of a boot that died must fail with its cause quoted.
+says it injects allocation faults), a UML kernel killed for time and a
+kunit.py that failed. A saved log of a boot that died must fail with its
+cause quoted.
 Every failure is listed again above the totals.
 
 Prints one 'PASS name' or 'FAIL name' line a case, diagnostics after '#'.
@@ -239,6 +240,19 @@ def killed_lines():
     return found
 
 
+# echo "kunit-py: kunit.py exited with $rc; its last lines:"
+KUNIT_PY_ECHO = re.compile(r'echo "(kunit-py: kunit\.py exited with )\$rc'
+                           r'([^"]*)"')
+
+
+def kunit_py_lines():
+    """What kunit-py.sh writes into its log when kunit.py fails."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    with open(os.path.join(here, 'kunit-py.sh')) as f:
+        return [m.group(1) + '1' + m.group(2)
+                for m in KUNIT_PY_ECHO.finditer(f.read())]
+
+
 # Saved consoles of boots that died before their tests ran, and the line
 # that names why, which the summary must quote. um-ptrace-fp.log: a UML
 # kernel whose FP state is shorter than the host's XSAVE area, as on an
@@ -286,6 +300,12 @@ def main(argv):
     case(len(killed) == 2, 'boot-um.sh and kunit-um.sh say when they kill '
          'a kernel', repr(killed))
     for line in killed:
+        case(fails(line), 'a run fails on: %s' % line)
+        case(not fails('ok 9 summarize: a run fails on: ' + line),
+             'a test result that quotes it does not fail a run: %s' % line)
+    said = kunit_py_lines()
+    case(len(said) >= 1, 'kunit-py.sh says when kunit.py fails', repr(said))
+    for line in said:
         case(fails(line), 'a run fails on: %s' % line)
         case(not fails('ok 9 summarize: a run fails on: ' + line),
              'a test result that quotes it does not fail a run: %s' % line)
