@@ -6,7 +6,8 @@ set -euo pipefail
 
 PKGS="linux-source-6.1 build-essential bc flex bison libelf-dev libssl-dev
 cpio kmod python3 rsync dwarves sparse coccinelle qemu-system-x86
-busybox-static gnuplot-nox quilt strace procps python3-docutils"
+busybox-static gnuplot-nox quilt strace procps python3-docutils
+python3-ply python3-git"
 # Builds go through ccache when it is there (ccache-env.sh); without it
 # they are only slower, so failing to install it fails nothing.
 OPTIONAL="ccache"

@@ -40,6 +40,12 @@ OVERLAY_DIRS = ['net', 'include', 'drivers', 'Documentation', 'tools', 'lib']
 BASE_DATE = '2026-11-06T18:15:16+00:00'
 
 
+# checkpatch runs scripts/spdxcheck.py with the python3 on PATH; it needs
+# the system's, where install-deps.sh put python3-ply and python3-git.
+SYSTEM_PYTHON_ENV = dict(os.environ,
+                         PATH='/usr/bin:' + os.environ.get('PATH', ''))
+
+
 class SeriesError(Exception):
     pass
 
@@ -520,6 +526,7 @@ def run_checkpatch(out, patch):
                           '--strict', '--quiet', '--root=' + REPO,
                           '--ignore', 'FILE_PATH_CHANGES,UNKNOWN_COMMIT_ID',
                           os.path.join(out, patch)], cwd=REPO, text=True,
+                         env=SYSTEM_PYTHON_ENV,
                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     if res.returncode or res.stdout.strip():
         return res.stdout.strip() or 'exit status %d' % res.returncode
