@@ -620,7 +620,12 @@ def bisect_build(commits):
                 {f[:-2] + '.o'} if f.endswith('.c') else set()
             objects += sorted(o for o in found if o not in objects and
                               os.path.exists(os.path.join(ref_dir, o)))
-        if not objects or all(f.startswith(('Documentation/', 'tools/',
+        # Only what this commit has the source of: a later patch's object
+        # left in the folder would otherwise stand in for it.
+        building = [o for o in objects
+                    if os.path.exists(os.path.join(REPO, o[:-2] + '.c')) or
+                    os.path.exists(os.path.join(REPO, o[:-2] + '.S'))]
+        if not building or all(f.startswith(('Documentation/', 'tools/',
                                             'MAINTAINERS')) for f in files):
             yield n, subject, None, None
             continue
@@ -640,10 +645,10 @@ def bisect_build(commits):
                     'options the test kernel sets are off: ' +
                     ', '.join(dropped))
         if not error:
-            res = kmake('x86_64', out, *objects)
+            res = kmake('x86_64', out, *building)
             if res.returncode:
                 error = 'does not build:\n%s' % res.stdout[-3000:]
-        yield n, subject, error, '%d objects' % len(objects)
+        yield n, subject, error, '%d objects' % len(building)
 
 
 class Tap:
