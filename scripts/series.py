@@ -180,23 +180,22 @@ def harness_patches():
             for e in [e[len('patches/'):]]]
 
 
+def patch_files(path):
+    """The files a quilt patch changes, from its +++ lines."""
+    with open(path) as f:
+        return re.findall(r'^\+\+\+ b/(\S+)', f.read(), re.M)
+
+
 def harness_only():
     """Files of the prepared tree the series leaves out: our harness-only
     files, and the files of the harness-only patches."""
     files = []
     for e in harness_entries():
-        if not e.startswith('patches/'):
-            if not os.path.exists(os.path.join(TOP, e)):
-                raise SeriesError('series/harness-only lists %s, which '
-                                  'does not exist' % e)
-            files.append(e)
-            continue
         path = os.path.join(TOP, e)
         if not os.path.exists(path):
             raise SeriesError('series/harness-only lists %s, which does '
                               'not exist' % e)
-        with open(path) as f:
-            files += re.findall(r'^\+\+\+ b/(\S+)', f.read(), re.M)
+        files += patch_files(path) if e.startswith('patches/') else [e]
     return files
 
 
@@ -286,10 +285,9 @@ def base_repo(name, email):
 def apply_quilt_patch(name):
     """Apply patches/NAME as prepare-tree.sh does; return its files."""
     path = os.path.join(TOP, 'patches', name)
-    run(['patch', '-s', '-p1', '-d', REPO, '--no-backup-if-mismatch',
+    run(['patch', '-s', '-F0', '-p1', '-d', REPO, '--no-backup-if-mismatch',
          '-i', path])
-    with open(path) as f:
-        return re.findall(r'^\+\+\+ b/(\S+)', f.read(), re.M)
+    return patch_files(path)
 
 
 def commit(subject, body, files, author, signer, date):
@@ -390,7 +388,7 @@ def results_text():
     return '\n'.join(out) + '\n'
 
 
-def fill_cover_letter(path, count):
+def fill_cover_letter(path):
     with open(os.path.join(TOP, 'series', 'cover-letter')) as f:
         head, _, body = f.read().partition('\n\n')
     subject = head.partition('Subject:')[2].strip()
@@ -421,7 +419,7 @@ def generate(out):
     git('format-patch', '-q', '--cover-letter', '--base=base',
         '--no-signature', '-o', tmp, 'base..series')
     names = sorted(os.listdir(tmp))
-    fill_cover_letter(os.path.join(tmp, names[0]), len(names) - 1)
+    fill_cover_letter(os.path.join(tmp, names[0]))
     shutil.rmtree(out, ignore_errors=True)
     os.rename(tmp, out)
     print('series: %d patches and a cover letter in %s' %
@@ -430,12 +428,17 @@ def generate(out):
 
 # ---- check --------------------------------------------------------------
 
-def apply_series(out, name, email):
+def series_patches(out):
+    """The patches of a generated series, in order, cover letter aside."""
+    return sorted(f for f in os.listdir(out)
+                  if f.endswith('.patch') and not f.startswith('0000-'))
+
+
+def apply_series(out, patches, name, email):
     """git am the series onto the base commit; return the new commits."""
     base_repo(name, email)
-    patches = sorted(os.path.join(out, f) for f in os.listdir(out)
-                     if f.endswith('.patch') and not f.startswith('0000-'))
-    res = subprocess.run(['git', '-C', REPO, 'am', '-q'] + patches,
+    res = subprocess.run(['git', '-C', REPO, 'am', '-q'] +
+                         [os.path.join(out, p) for p in patches],
                          text=True, env=commit_env(name, email, BASE_DATE),
                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     if res.returncode:
@@ -673,8 +676,7 @@ class Tap:
 def check(out, src):
     """The series' checks, as TAP; returns whether all passed."""
     name, email = identity()
-    patches = sorted(f for f in os.listdir(out)
-                     if f.endswith('.patch') and not f.startswith('0000-'))
+    patches = series_patches(out)
     tap = Tap(3 + 2 * len(patches))
     failed = 0
 
@@ -685,7 +687,7 @@ def check(out, src):
 
     start = time.time()
     try:
-        commits = apply_series(out, name, email)
+        commits = apply_series(out, patches, name, email)
     except SeriesError as e:
         result('git am applies it onto the base tree', e)
         for i in range(2 + 2 * len(patches)):
