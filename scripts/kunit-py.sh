@@ -1,15 +1,22 @@
 #!/bin/bash
-# kunit-py.sh VARIANT LOG: the suites of net/core/.kunitconfig run the way
-# a KUnit user runs them, through the tree's own
+# kunit-py.sh [--reuse] VARIANT LOG: the suites of net/core/.kunitconfig
+# run the way a KUnit user runs them, through the tree's own
 #   tools/testing/kunit/kunit.py run --kunitconfig=net/core
 # on UML, in build/kunit-py-VARIANT. kunit.py keeps that folder's config
 # while its kunitconfig stays the same, so a later run rebuilds only what
-# an edit touches. LOG gets the kernel's console (the KTAP that
-# summarize.py counts) and, when kunit.py fails, a line saying so, which
-# summarize.py counts as a failure, with the tail of kunit.py's output.
+# an edit touches.
+# --reuse (make test) builds no kernel of its own: kunit.py config checks
+# that the kunitconfig gives its options on UML, and kunit.py exec runs
+# the suites in the UML kernel kunit-um.sh built (build/um-VARIANT),
+# which has them all and more.
+# LOG gets the kernel's console (the KTAP that summarize.py counts) and,
+# when kunit.py fails, a line saying so, which summarize.py counts as a
+# failure, with the tail of kunit.py's output.
 set -euo pipefail
 
-usage="usage: kunit-py.sh base|ours LOG"
+usage="usage: kunit-py.sh [--reuse] base|ours LOG"
+reuse=
+[ "${1:-}" != --reuse ] || { reuse=1; shift; }
 variant=${1:?$usage}
 log=${2:?$usage}
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -35,9 +42,18 @@ add+=(--kconfig_add=CONFIG_VIRTIO_UML=n --kconfig_add=CONFIG_UML_PCI_OVER_VIRTIO
 # kunit.py runs make itself: the same compiler (through ccache) and the
 # same KCFLAGS as build-kernel.sh come from ccache-env.sh, and the nm
 # that loads one plugin.
-cmd=(./tools/testing/kunit/kunit.py run --kunitconfig=net/core
-	--build_dir="$out" --jobs="${JOBS:-$(nproc)}"
-	--make_options=NM="$KBUILD_NM" --timeout=300 "${add[@]}")
+kunit=(./tools/testing/kunit/kunit.py)
+common=(--kunitconfig=net/core --make_options=NM="$KBUILD_NM" "${add[@]}")
+if [ -z "$reuse" ]; then
+	cmd=("${kunit[@]}" run "${common[@]}" --build_dir="$out"
+		--jobs="${JOBS:-$(nproc)}" --timeout=300)
+	test_log=$out/test.log
+else
+	um=$("$top/scripts/build-kernel.sh" um "$variant")
+	cmd=("${kunit[@]}" exec --kunitconfig=net/core --build_dir="$um"
+		--timeout=300)
+	test_log=$um/test.log
+fi
 [ -z "${FILTER:-}" ] || cmd+=("$FILTER")
 
 # Python must not leave kunit.py's bytecode in the tree: build-kernel.sh
@@ -47,13 +63,21 @@ export PYTHONDONTWRITEBYTECODE=1
 
 # test.log is the console of kunit.py's last boot: one left from an
 # earlier run must not be counted for this one.
-rm -f "$out/test.log"
+rm -f "$test_log"
 echo "kunit-py: running kunit.py on $variant"
 rc=0
-(cd "$src" && "${cmd[@]}") > "$out/kunit.py.out" 2>&1 </dev/null || rc=$?
+if [ -n "$reuse" ]; then
+	(cd "$src" && "${kunit[@]}" config "${common[@]}" --build_dir="$out") \
+		> "$out/kunit.py.out" 2>&1 </dev/null || rc=$?
+	[ $rc -ne 0 ] || (cd "$src" && "${cmd[@]}") >> "$out/kunit.py.out" \
+		2>&1 </dev/null || rc=$?
+else
+	(cd "$src" && "${cmd[@]}") > "$out/kunit.py.out" 2>&1 </dev/null ||
+		rc=$?
+fi
 {
 	echo "kunit-py: in build/src-$variant: ${cmd[*]}"
-	[ ! -f "$out/test.log" ] || cat "$out/test.log"
+	[ ! -f "$test_log" ] || cat "$test_log"
 	if [ $rc -ne 0 ]; then
 		echo
 		echo "kunit-py: kunit.py exited with $rc; its last lines:"

@@ -41,6 +41,10 @@ base|ours) ;;
 esac
 
 mkdir -p "$build"
+# One at a time: make test runs the series check beside a kernel build,
+# and both prepare the tree.
+exec 8>"$build/prepare-tree.lock"
+flock 8
 check_pristine
 if [ -z "${KSRC:-}" ] && [ ! -f "$pristine/Makefile" ]; then
 	echo "prepare-tree: unpacking the base tree"

@@ -5,11 +5,13 @@
 # what make series wrote), then check it as TAP into LOG: it
 # applies with git am, gives build/src-ours byte for byte, passes
 # checkpatch --strict patch by patch, and each patch builds its objects on
-# top of its predecessors (in build/series-obj*, configured as the test
-# kernels, which must be built).
+# top of its predecessors (in build/series-obj, configured as the x86_64
+# test kernel, which must be built).
+# series.sh check-applied LOG and check-built LOG: the two halves of
+# check, so that make test can run the first before that kernel exists.
 set -uo pipefail
 
-usage="usage: series.sh generate | check LOG"
+usage="usage: series.sh generate | check LOG | check-applied LOG | check-built LOG"
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/ccache-env.sh"
 . "$top/scripts/pristine.sh"
@@ -28,7 +30,7 @@ case ${1:-} in
 generate)
 	"$top/scripts/prepare-tree.sh" ours >/dev/null || exit 1
 	exec "$top/scripts/series.py" generate "$top/build/series" ;;
-check)
+check|check-applied)
 	log=${2:?$usage}
 	mkdir -p "$(dirname "$log")"
 	exec > "$log" 2>&1
@@ -40,6 +42,11 @@ check)
 		echo "not ok 1 series: make series writes the series"
 		exit 1
 	}
-	exec "$top/scripts/series.py" check "$top/build/series-check" ;;
+	exec "$top/scripts/series.py" "$1" "$top/build/series-check" ;;
+check-built)
+	log=${2:?$usage}
+	mkdir -p "$(dirname "$log")"
+	exec "$top/scripts/series.py" check-built "$top/build/series-check" \
+		> "$log" 2>&1 ;;
 *) echo "$usage" >&2; exit 2 ;;
 esac

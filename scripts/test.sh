@@ -24,10 +24,14 @@ stage() {
 # QEMU leaves; never two compiles at once. It runs in a session of its
 # own, which an interrupted run stops (it would ignore SIGINT).
 # Jobs given together, as alongside NAME CMD... ';;' NAME CMD..., run
-# one after the other in that session.
+# one after the other in that session. With autogroup scheduling (most
+# distributions' kernels) nice acts only within a session: the session's
+# own autogroup must be niced too, or it gets as much CPU as QEMU's and
+# slows it (ppsim-x86_64 took 928 s instead of 422 s).
 alongside_pgids=
 alongside() {
 	setsid bash -c 'job=()
+		echo 19 2>/dev/null > /proc/self/autogroup
 		run() {
 			local name=$1 start=$SECONDS
 			shift
@@ -49,6 +53,12 @@ trap '[ -z "$alongside_pgids" ] || kill -TERM -- $alongside_pgids 2>/dev/null
 	exit 130' INT TERM
 
 stage kunit-um "$top/scripts/kunit-um.sh" "$variant" "$logs/kunit-um.log"
+# kunit.py on the same kernel: a kernel of its own cost 4 to 9 minutes.
+stage kunit-py "$top/scripts/kunit-py.sh" --reuse "$variant" "$logs/kunit-py.log"
+# The series' git am, byte compare and checkpatch need no kernel, and
+# one core: the UML stages leave the other idle.
+[ "$variant" = ours ] && alongside series "$top/scripts/series.sh" \
+	check-applied "$logs/series.log"
 stage um-fpstate "$top/scripts/um-fpstate.sh" "$variant" "$logs/um-fpstate.log"
 stage bench-smoke "$top/scripts/bench-smoke.sh" "$variant" "$logs/bench-smoke.log"
 stage selftest-um "$top/scripts/selftest-um.sh" "$variant" "$logs/selftest-um.log"
@@ -56,14 +66,15 @@ stage ppsim-um "$top/scripts/ppsim-um.sh" "$variant" "$logs/ppsim-um.log"
 # build ARCH: build-kernel.sh without the folder's name on stdout.
 build='"$0" "$1" "$2" >/dev/null'
 stage build-x86_64 bash -c "$build" "$top/scripts/build-kernel.sh" x86_64 "$variant"
+wait
 # The KCSAN kernel builds while the KASAN kernel's suites run (4 to 5 of
-# their 10 minutes); then kunit-py, in what is left: kunit.py builds its
-# own UML kernel from net/core/.kunitconfig and boots it (alone, 100 s in
-# a fresh clone with the compiler cache warm, 25 s when nothing changed;
-# as a UML stage it would have made make test that much longer).
+# their 10 minutes), then each patch of the series on the KASAN kernel's
+# config.
+series_built=()
+[ "$variant" = ours ] && series_built=(';;' series-built
+	"$top/scripts/series.sh" check-built "$logs/series-built.log")
 alongside build-x86_64-kcsan bash -c "$build" "$top/scripts/build-kernel.sh" \
-	x86_64-kcsan "$variant" ';;' \
-	kunit-py "$top/scripts/kunit-py.sh" "$variant" "$logs/kunit-py.log"
+	x86_64-kcsan "$variant" "${series_built[@]}"
 stage kunit-x86_64 "$top/scripts/kunit-x86_64.sh" "$variant" "$logs/kunit-x86_64.log"
 stage ppsim-x86_64 "$top/scripts/ppsim-x86_64.sh" "$variant" "$logs/ppsim-x86_64.log"
 wait
@@ -78,10 +89,6 @@ stage ppsim-kcsan "$top/scripts/ppsim-x86_64.sh" "$variant" "$logs/ppsim-kcsan.l
 	x86_64-kcsan
 wait
 stage ring "$top/scripts/ring-test.sh" "$variant" "$logs/ring.log"
-# The series, on its own: alongside the QEMU stages it slowed them past
-# their timeout (ppsim-x86_64 took 928 s instead of 422 s).
-[ "$variant" = ours ] &&
-	stage series "$top/scripts/series.sh" check "$logs/series.log"
 
 echo "== summary ($variant pool, $SECONDS s)"
 exec "$top/scripts/summarize.py" "$logs/kunit-um.log" "$logs/kunit-py.log" \
@@ -90,4 +97,5 @@ exec "$top/scripts/summarize.py" "$logs/kunit-um.log" "$logs/kunit-py.log" \
 	"$logs/kunit-x86_64.log" "$logs/ppsim-x86_64.log" \
 	"$logs/kunit-kcsan.log" "$logs/ppsim-kcsan.log" "$logs/check.log" \
 	"$logs/users.log" \
-	"$logs/ring.log" $([ "$variant" = ours ] && echo "$logs/series.log")
+	"$logs/ring.log" $([ "$variant" = ours ] &&
+		echo "$logs/series.log $logs/series-built.log")
