@@ -144,7 +144,7 @@ mutants: deps
 
 # The project as a git series against the base tree, signed with your
 # git identity: build/series/*.patch, cover letter first. make test checks
-# it (scripts/series.sh check).
+# it (scripts/series.sh check-applied and check-built).
 series: deps
 	@scripts/series.sh generate
 

@@ -67,8 +67,28 @@ rm -f "$test_log"
 echo "kunit-py: running kunit.py on $variant"
 rc=0
 if [ -n "$reuse" ]; then
+	# Without a .config, kunit.py config runs olddefconfig and checks
+	# that every option of the kunitconfig is set; with one it may
+	# only compare the kunitconfig with its last.
+	rm -f "$out/.config"
 	(cd "$src" && "${kunit[@]}" config "${common[@]}" --build_dir="$out") \
 		> "$out/kunit.py.out" 2>&1 </dev/null || rc=$?
+	# And the kernel it then runs must have them all.
+	if [ $rc -eq 0 ]; then
+		while read -r opt; do
+			case $opt in
+			CONFIG_*=*) grep -qx "$opt" "$um/.config" ;;
+			'# CONFIG_'*' is not set')
+				opt=${opt#\# }
+				opt="${opt%% *} off"
+				! grep -q "^${opt% off}=" "$um/.config" ;;
+			*) continue ;;
+			esac || {
+				echo "kunit-py: build/um-$variant lacks $opt of the kunitconfig"
+				rc=1
+			} >> "$out/kunit.py.out"
+		done < "$out/last_used_kunitconfig"
+	fi
 	[ $rc -ne 0 ] || (cd "$src" && "${cmd[@]}") >> "$out/kunit.py.out" \
 		2>&1 </dev/null || rc=$?
 else

@@ -34,6 +34,9 @@ check|check-applied)
 	log=${2:?$usage}
 	mkdir -p "$(dirname "$log")"
 	exec > "$log" 2>&1
+	# check-built builds branch applied: never one of an earlier run.
+	[ ! -d "$top/build/series-git/.git" ] ||
+		git -C "$top/build/series-git" branch -q -D applied 2>/dev/null
 	"$top/scripts/prepare-tree.sh" ours >/dev/null || exit 1
 	# make test signs with the runner's identity, or without one
 	# configured, as the user running it.
