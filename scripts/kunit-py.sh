@@ -77,14 +77,17 @@ if [ -n "$reuse" ]; then
 	if [ $rc -eq 0 ]; then
 		while read -r opt; do
 			case $opt in
-			CONFIG_*=*) grep -qx "$opt" "$um/.config" ;;
+			CONFIG_*=*)
+				what="lacks $opt"
+				grep -qxF "$opt" "$um/.config" ;;
 			'# CONFIG_'*' is not set')
 				opt=${opt#\# }
-				opt="${opt%% *} off"
-				! grep -q "^${opt% off}=" "$um/.config" ;;
+				opt=${opt%% *}
+				what="sets $opt, which it turns off"
+				! grep -q "^$opt=" "$um/.config" ;;
 			*) continue ;;
 			esac || {
-				echo "kunit-py: build/um-$variant lacks $opt of the kunitconfig"
+				echo "kunit-py: build/um-$variant $what, against the kunitconfig"
 				rc=1
 			} >> "$out/kunit.py.out"
 		done < "$out/last_used_kunitconfig"
