@@ -986,8 +986,8 @@ TEST_F(pp_nl, pools_outlive_their_device)
 		.sin_port = htons(PPSIM_WIRE_DPORT),
 	};
 	struct held h = { .sock = -1 };
+	int fd, i, queued = 0, rcvbuf = 4 << 20;
 	struct pools all, mine;
-	int fd, i, queued = 0;
 	char left[16];
 	char path[128];
 
@@ -997,6 +997,9 @@ TEST_F(pp_nl, pools_outlive_their_device)
 	ASSERT_NE(0, h.ifindex);
 	h.sock = socket(AF_INET, SOCK_DGRAM, 0);
 	ASSERT_LE(0, h.sock);
+	/* Room for every frame: each queue's pool must have pages held. */
+	ASSERT_EQ(0, setsockopt(h.sock, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf,
+				sizeof(rcvbuf)));
 	ASSERT_EQ(0, bind(h.sock, (void *)&sin, sizeof(sin)));
 	ASSERT_EQ(0, dev_attr_write(DEV_ID + 1, "wire", "32 64"));
 	snprintf(path, sizeof(path), BUS "/devices/ppsim%d/wire", DEV_ID + 1);
