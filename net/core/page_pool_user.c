@@ -421,8 +421,10 @@ static struct genl_family pp_nl_family __ro_after_init = {
 	.module		= THIS_MODULE,
 	.ops		= pp_nl_ops,
 	.n_ops		= ARRAY_SIZE(pp_nl_ops),
-	/* Every command is new: strict checks of header and attributes. */
-	.resv_start_op	= NETDEV_CMD_PAGE_POOL_STATS_GET + 1,
+	/* No .resv_start_op: at 0 every command counts as new, so that
+	 * genetlink rejects reserved header bits and legacy nlmsg_flags
+	 * (genl_header_check()); the policies are strict either way.
+	 */
 	.mcgrps		= pp_nl_mcgrps,
 	.n_mcgrps	= ARRAY_SIZE(pp_nl_mcgrps),
 };
