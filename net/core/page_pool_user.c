@@ -560,6 +560,12 @@ static struct notifier_block pp_nl_netdev_nb = {
 	.notifier_call = pp_nl_netdev_event,
 };
 
+/* A subsys_initcall(), to be ready before any built-in driver's
+ * module_init() makes a device or a pool: net/ links after drivers/, so
+ * a device_initcall() here would run after theirs. genetlink is set up
+ * at core_initcall(), and net_dev_init(), a subsys_initcall() of dev.o
+ * which links before this file, has set up init_net's devices.
+ */
 static int __init page_pool_user_init(void)
 {
 	int err;
@@ -584,4 +590,4 @@ static int __init page_pool_user_init(void)
 	mutex_unlock(&pp_nl_lock);
 	return 0;
 }
-device_initcall(page_pool_user_init);
+subsys_initcall(page_pool_user_init);
