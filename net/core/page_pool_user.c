@@ -21,8 +21,8 @@
  * When that device is unregistered (or leaves the namespace), the pool
  * moves to the namespace's loopback device, where it waits for its
  * pages, shown without an ifindex; when the loopback device goes too
- * (the namespace is dismantled), the pool has no device left and is
- * hidden. Devices are found by a walk of pp_nl_pools, so struct
+ * (the namespace is dismantled), or is already going, the pool has no
+ * device left and is hidden. Devices are found by a walk of pp_nl_pools, so struct
  * net_device keeps no list of its pools.
  *
  * **Locking.** pp_nl_lock, a mutex, covers pp_nl_pools and the user
@@ -527,8 +527,10 @@ void page_pool_unlist(struct page_pool *pool)
 }
 
 /* Under RTNL: the pools of a device that goes move to its namespace's
- * loopback device; those of a loopback device that goes (with its
- * namespace, after every other device of it) are hidden.
+ * loopback device, if that stays; those of a loopback device that goes,
+ * or of a device that goes after it, are hidden. When several namespaces
+ * are dismantled together, a device of one may be unregistered after
+ * its loopback device, which is then already past NETREG_REGISTERED.
  */
 static int pp_nl_netdev_event(struct notifier_block *nb, unsigned long event,
 			      void *ptr)
@@ -541,16 +543,17 @@ static int pp_nl_netdev_event(struct notifier_block *nb, unsigned long event,
 	if (event != NETDEV_UNREGISTER)
 		return NOTIFY_DONE;
 
+	if (!lo || netdev == lo ||
+	    READ_ONCE(lo->reg_state) != NETREG_REGISTERED)
+		lo = NULL;
+
 	mutex_lock(&pp_nl_lock);
 	xa_for_each(&pp_nl_pools, id, pool) {
 		if (pool->user.netdev != netdev)
 			continue;
-		if (netdev == lo) {
-			pool->user.netdev = NULL;
-			continue;
-		}
 		pool->user.netdev = lo;
-		pp_nl_notify(pool, NETDEV_CMD_PAGE_POOL_CHANGE_NTF);
+		if (lo)
+			pp_nl_notify(pool, NETDEV_CMD_PAGE_POOL_CHANGE_NTF);
 	}
 	mutex_unlock(&pp_nl_lock);
 	return NOTIFY_OK;
