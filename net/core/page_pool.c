@@ -1235,7 +1235,8 @@ EXPORT_SYMBOL(page_pool_disable_direct_recycling);
  * pages still out, it waits for an RCU grace period, and freeing the
  * pool may call an XDP memory model's disconnect callback, which takes
  * a mutex. It also takes the mutex of the pools' netlink listing, to
- * tell listeners that the pool is detached (and, once freed, gone).
+ * tell listeners that the pool is detached if pages are still out, and
+ * that it is gone once it is freed.
  */
 void page_pool_destroy(struct page_pool *pool)
 {
@@ -1253,7 +1254,16 @@ void page_pool_destroy(struct page_pool *pool)
 	pp_empty_cache(pool);
 	pp_empty_ring(pool);
 	pp_close_dma(pool);
-	page_pool_detached(pool);
+	/* As upstream, announce the detach only of a pool that outlives
+	 * destroy, and before the step "mark destroyed" lets the deferred
+	 * free work run. The owner allocates no more, so the count only
+	 * falls: a pool seen here with no page out is freed below at once.
+	 * One whose last page comes back in between is announced detached,
+	 * then freed.
+	 */
+	if (pp_inflight(READ_ONCE(pool->pages_state_hold_cnt),
+			atomic_read(&pool->pages_state_release_cnt)) > 0)
+		page_pool_detached(pool);
 	pp_destroy_or_defer(pool);
 }
 EXPORT_SYMBOL(page_pool_destroy);

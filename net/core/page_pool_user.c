@@ -7,8 +7,9 @@
  * The "netdev" generic netlink family shows page pools to userspace:
  * page-pool-get and page-pool-stats-get, each for one pool by its id or
  * as a dump, and notifications in the "page-pool" multicast group when
- * a pool is created (add), destroyed by its driver or moved to the
- * loopback device (change), and freed (del).
+ * a pool is created (add), destroyed by its driver with pages still in
+ * flight or moved to the loopback device (change), and freed (del): a
+ * pool destroyed with no page out goes from add straight to del.
  *
  * **Ids.** Every pool is listed at creation in pp_nl_pools under an id
  * from 1 to U32_MAX, handed out cyclically so that an id names one
@@ -495,10 +496,12 @@ int page_pool_list(struct page_pool *pool)
 
 /**
  * page_pool_detached() - record that the driver destroyed the pool
- * @pool: a listed pool, in its last page_pool_destroy()
+ * @pool: a listed pool, in its last page_pool_destroy(), with pages in
+ *	flight
  *
  * Sets its detach time and announces the change; the pool stays listed
- * until page_pool_unlist().
+ * until page_pool_unlist(). Called before the pool is marked destroyed,
+ * so that its deferred free cannot run meanwhile.
  *
  * Context: process context; takes pp_nl_lock.
  */

@@ -270,7 +270,7 @@ struct page_pool {
 	 * pool's id, 0 until it is listed, @user.napi_id that of p.napi
 	 * when it was listed (0 for none), and @user.detach_time the boot
 	 * time in seconds when destroy detached it, valid once
-	 * @user.detached is set.
+	 * @user.detached is set (only if destroy left pages in flight).
 	 */
 	struct {
 		struct net_device *netdev;
