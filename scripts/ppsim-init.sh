@@ -1,6 +1,7 @@
 #!/bin/sh
 # /init of the ppsim selftest initramfs: mount the pseudo filesystems,
-# bring up lo, run ppsim_rx, print "SELFTEST-EXIT <status>" and power off.
+# bring up lo, run ppsim_netlink and ppsim_rx, print "SELFTEST-EXIT
+# <status>" (the first that is not 0) and power off.
 export PATH=/bin
 
 mount -t devtmpfs devtmpfs /dev
@@ -9,6 +10,10 @@ mount -t sysfs sysfs /sys
 mount -t tmpfs tmpfs /tmp
 ip link set lo up
 
+ppsim_netlink
+status=$?
 ppsim_rx "$@"
-echo "SELFTEST-EXIT $?"
+rx=$?
+[ "$status" -eq 0 ] && status=$rx
+echo "SELFTEST-EXIT $status"
 poweroff -f

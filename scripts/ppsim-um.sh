@@ -1,6 +1,6 @@
 #!/bin/bash
-# ppsim-um.sh VARIANT LOG: build the ppsim_rx selftest through the
-# kselftest Makefile of the VARIANT tree, pack it into a busybox
+# ppsim-um.sh VARIANT LOG: build the ppsim_rx and ppsim_netlink selftests
+# through the kselftest Makefile of the VARIANT tree, pack them into a busybox
 # initramfs and boot the UML kernel (the one selftest-um.sh uses) on it;
 # the console, with the selftest's TAP, goes to LOG.
 set -euo pipefail
@@ -16,7 +16,7 @@ mkdir -p "$bin"
 make -s -C "$top/build/src-$variant/tools/testing/selftests/drivers/net/ppsim" \
 	OUTPUT="$bin" LDFLAGS=-static >&2
 "$top/scripts/make-initramfs.sh" "$initrd" "$top/scripts/ppsim-init.sh" \
-	"$bin/ppsim_rx"
+	"$bin/ppsim_rx" "$bin/ppsim_netlink"
 mkdir -p "$(dirname "$log")"
 echo "ppsim-um: booting $variant"
 "$top/scripts/boot-um.sh" "$out/linux" "$initrd" 600 > "$log" 2>&1 || {

@@ -1,5 +1,6 @@
 #!/bin/sh
-# /init of the ppsim initramfs for the QEMU x86_64 kernel: run ppsim_rx
+# /init of the ppsim initramfs for the QEMU x86_64 kernel: run
+# ppsim_netlink, then ppsim_rx
 # (with DMA: the kernel boots with swiotlb=force, so a missing sync
 # shows as a bad frame), then scan for leaks and count DMA-API debug
 # errors, as after the KUnit suites.
@@ -16,8 +17,12 @@ if [ -f /lib/modules/ppsim.ko ] && ! insmod /lib/modules/ppsim.ko; then
 	poweroff -f
 fi
 
+ppsim_netlink
+status=$?
 ppsim_rx
-echo "SELFTEST-EXIT $?"
+rx=$?
+[ "$status" -eq 0 ] && status=$rx
+echo "SELFTEST-EXIT $status"
 # A fault test killed by its timeout never ran its teardown: the leak
 # scan must not run with allocations still failing.
 mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null

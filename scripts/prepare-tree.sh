@@ -23,13 +23,25 @@ manifest=$src/.page_pool_overlay
 pool_files="net/core/page_pool.c include/net/page_pool.h
 include/net/page_pool/types.h include/net/page_pool/helpers.h
 include/trace/events/page_pool.h net/core/page_pool_ring.h
-net/core/page_pool_ring_test.c"
+net/core/page_pool_ring_test.c net/core/page_pool_priv.h
+net/core/page_pool_user.c"
+# Patches that build files of $pool_files: left out of the base variant
+# too (the netlink interface reads our struct page_pool).
+pool_patches="0027-page_pool-add-kconfig-and-makefile-hooks-for-netlink.patch"
 # Where our own files live, at their kernel paths.
 overlay_dirs="net include drivers Documentation tools lib"
 
 is_pool_file() {
 	local p
 	for p in $pool_files; do
+		[ "$p" = "$1" ] && return 0
+	done
+	return 1
+}
+
+is_pool_patch() {
+	local p
+	for p in $pool_patches; do
 		[ "$p" = "$1" ] && return 0
 	done
 	return 1
@@ -76,6 +88,7 @@ trap 'rm -rf "$stage"' EXIT
 # 1. Patched files: pristine copies, then the series applied in order.
 while read -r p; do
 	case $p in ''|'#'*) continue ;; esac
+	[ "$variant" = base ] && is_pool_patch "$p" && continue
 	for f in $(sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$top/patches/$p"); do
 		[ -e "$stage/$f" ] && continue
 		mkdir -p "$stage/$(dirname "$f")"

@@ -254,6 +254,11 @@ def parse(path):
             continue
         m = PLAN.match(body)
         if m:
+            # A second program's plan in the same log: the first one's
+            # must be complete before its count starts again.
+            if counted.get(depth, 0) < plans.get(depth, 0):
+                problems.append('plan 1..%d at depth %d, only %d results'
+                                % (plans[depth], depth, counted[depth]))
             plans[depth] = int(m.group(1))
             counted[depth] = 0
             continue

@@ -122,6 +122,7 @@
 
 #include <trace/events/page_pool.h>
 
+#include "page_pool_priv.h"
 #include "page_pool_ring.h"
 
 #define PP_DEFAULT_RING_SIZE	1024
@@ -1047,6 +1048,7 @@ static void pp_stats_free(struct page_pool *pool)
 
 static void pp_free(struct page_pool *pool)
 {
+	page_pool_unlist(pool);
 	if (pool->disconnect)
 		pool->disconnect(pool);
 	pp_stats_free(pool);
@@ -1232,7 +1234,9 @@ EXPORT_SYMBOL(page_pool_disable_direct_recycling);
  * still linked (&page_pool_params.napi), or with PP_FLAG_DMA_MAP and
  * pages still out, it waits for an RCU grace period, and freeing the
  * pool may call an XDP memory model's disconnect callback, which takes
- * a mutex.
+ * a mutex. It also takes the mutex of the pools' netlink listing, to
+ * tell listeners that the pool is detached if pages are still out, and
+ * that it is gone once it is freed.
  */
 void page_pool_destroy(struct page_pool *pool)
 {
@@ -1250,6 +1254,16 @@ void page_pool_destroy(struct page_pool *pool)
 	pp_empty_cache(pool);
 	pp_empty_ring(pool);
 	pp_close_dma(pool);
+	/* As upstream, announce the detach only of a pool that outlives
+	 * destroy, and before the step "mark destroyed" lets the deferred
+	 * free work run. The owner allocates no more, so the count only
+	 * falls: a pool seen here with no page out is freed below at once.
+	 * One whose last page comes back in between is announced detached,
+	 * then freed.
+	 */
+	if (pp_inflight(READ_ONCE(pool->pages_state_hold_cnt),
+			atomic_read(&pool->pages_state_release_cnt)) > 0)
+		page_pool_detached(pool);
 	pp_destroy_or_defer(pool);
 }
 EXPORT_SYMBOL(page_pool_destroy);
@@ -1352,13 +1366,25 @@ static int pp_init(struct page_pool *pool,
 	return 0;
 }
 
+/* Undo pp_init() for a pool no one has seen. */
+static void pp_uninit(struct page_pool *pool)
+{
+	if (pool->p.flags & PP_FLAG_DMA_MAP)
+		put_device(pool->p.dev);
+	pp_stats_free(pool);
+	pp_ring_free(&pool->ring);
+}
+
 /**
  * page_pool_create() - create a page pool
  * @params: what to build; see struct page_pool_params
  *
+ * The pool gets an id, and one with &page_pool_params.netdev is shown
+ * through the "netdev" netlink family (see net/core/page_pool_user.c).
+ *
  * Context: process context, may sleep.
- * Return: the pool, ERR_PTR(-EINVAL) for bad parameters (logged), or
- * ERR_PTR(-ENOMEM).
+ * Return: the pool, ERR_PTR(-EINVAL) for bad parameters (logged),
+ * ERR_PTR(-ENOMEM), or ERR_PTR(-EBUSY) when every pool id is taken.
  */
 struct page_pool *page_pool_create(const struct page_pool_params *params)
 {
@@ -1375,10 +1401,17 @@ struct page_pool *page_pool_create(const struct page_pool_params *params)
 		return ERR_PTR(-ENOMEM);
 
 	err = pp_init(pool, params);
-	if (err) {
-		kfree(pool);
-		return ERR_PTR(err);
-	}
+	if (err)
+		goto free;
+	err = page_pool_list(pool);
+	if (err)
+		goto uninit;
 	return pool;
+
+uninit:
+	pp_uninit(pool);
+free:
+	kfree(pool);
+	return ERR_PTR(err);
 }
 EXPORT_SYMBOL(page_pool_create);

@@ -188,6 +188,10 @@ static int ppsim_pool_create(struct ppsim_rxq *q, bool frag)
 	/* skbs freed in our poll give their pages straight back. */
 	pp.napi = &q->napi;
 #endif
+#ifdef PAGE_POOL_HAS_NETDEV
+	/* Shown under our netdev by the "netdev" netlink family. */
+	pp.netdev = priv->ndev;
+#endif
 	if (priv->use_dma) {
 		pp.flags |= PP_FLAG_DMA_MAP | PP_FLAG_DMA_SYNC_DEV;
 		/* What the device may write: from the headroom on, a frame. */

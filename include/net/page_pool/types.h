@@ -54,6 +54,7 @@ struct pp_alloc_cache {
 };
 
 struct napi_struct;
+struct net_device;
 
 /**
  * struct page_pool_params - what page_pool_create() builds
@@ -83,6 +84,13 @@ struct napi_struct;
  *	path claims. Its memory must last until the last
  *	page_pool_destroy() (which an XDP memory model may make) or
  *	page_pool_disable_direct_recycling().
+ * @netdev: optional; the network device whose RX queue the pool feeds.
+ *	Only pools with a device, registered when the pool is created (as
+ *	from ndo_open), are shown through the "netdev" generic netlink
+ *	family, in the device's network namespace. When the
+ *	device is unregistered before the pool is freed, the pool is
+ *	shown under the namespace's loopback device, and no longer once
+ *	that goes too; the pool never dereferences @netdev after that.
  */
 struct page_pool_params {
 	unsigned int	flags;
@@ -96,6 +104,7 @@ struct page_pool_params {
 	void (*init_callback)(struct page *page, void *arg);
 	void *init_arg;
 	struct napi_struct *napi;
+	struct net_device *netdev;
 };
 
 /*
@@ -104,6 +113,8 @@ struct page_pool_params {
  */
 #define PAGE_POOL_HAS_NAPI	1
 #define PAGE_POOL_HAS_ALLOC	1
+/* Nor @netdev, the device under which netlink shows the pool. */
+#define PAGE_POOL_HAS_NETDEV	1
 
 /**
  * struct page_pool_alloc_stats - where allocations were served from
@@ -248,6 +259,26 @@ struct page_pool {
 	struct xarray dma_mapped;
 	/* Set by destroy before its grace period; see net/core/page_pool.c. */
 	bool dma_closed;
+
+	/*
+	 * What the "netdev" netlink family shows (net/core/page_pool_user.c),
+	 * under its mutex; the data path never reads it, so it lies apart
+	 * from the alloc cache and the ring. @user.netdev is the device
+	 * the pool is shown under: p.netdev, then the loopback device of
+	 * its namespace once p.netdev is unregistered, and NULL once that
+	 * goes too or when the pool has no device (hidden). @user.id is the
+	 * pool's id, 0 until it is listed, @user.napi_id that of p.napi
+	 * when it was listed (0 for none), and @user.detach_time the boot
+	 * time in seconds when destroy detached it, valid once
+	 * @user.detached is set (only if destroy left pages in flight).
+	 */
+	struct {
+		struct net_device *netdev;
+		u64 detach_time;
+		u32 id;
+		unsigned int napi_id;
+		bool detached;
+	} user;
 };
 
 struct xdp_mem_info;
