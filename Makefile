@@ -37,7 +37,7 @@ $(error SECONDS is now STRESS_SECONDS (bash's SECONDS counts time))
 endif
 
 .PHONY: all run test deps kunit-um kunit-py um-fpstate kunit-x86_64 kunit-kcsan \
-	selftest-um ppsim-um ppsim-x86_64 ppsim-kcsan check users bench ring-test ring-bench stress \
+	selftest-um ppsim-um ynl-um ppsim-x86_64 ppsim-kcsan check users bench ring-test ring-bench stress \
 	mutants series clean distclean
 
 all: run
@@ -86,6 +86,12 @@ kunit-kcsan: deps
 ppsim-um: deps
 	@scripts/ppsim-um.sh $(POOL) $(LOGS)/ppsim-um.log
 	@scripts/summarize.py $(LOGS)/ppsim-um.log
+
+# Upstream 6.12's YNL client, tools/net/ynl/cli.py, unmodified, lists the
+# pools of a ppsim device and their stats, in the UML kernel of ppsim-um.
+ynl-um: deps
+	@scripts/ynl-um.sh $(POOL) $(LOGS)/ynl-um.log
+	@scripts/summarize.py $(LOGS)/ynl-um.log
 
 # The same under QEMU x86_64 with DMA (swiotlb=force) and the checkers.
 ppsim-x86_64: deps

@@ -2,12 +2,15 @@
 # Install what the harness needs from Debian's archive, only what is missing.
 # gcc (build-essential) brings libtsan2, the ThreadSanitizer runtime that
 # scripts/ring-test.sh needs: libgcc-12-dev depends on it.
+# linux-source-6.12 and the two python3 modules are for ynl-um.sh: it
+# runs upstream's YNL client, cli.py, from that tree, with its schema
+# check (jsonschema) on.
 set -euo pipefail
 
 PKGS="linux-source-6.1 build-essential bc flex bison libelf-dev libssl-dev
 cpio kmod python3 rsync dwarves sparse coccinelle qemu-system-x86
 busybox-static gnuplot-nox quilt strace procps python3-docutils
-python3-ply python3-git"
+python3-ply python3-git linux-source-6.12 python3-yaml python3-jsonschema"
 # Builds go through ccache when it is there (ccache-env.sh); without it
 # they are only slower, so failing to install it fails nothing.
 OPTIONAL="ccache"

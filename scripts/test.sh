@@ -63,6 +63,8 @@ stage um-fpstate "$top/scripts/um-fpstate.sh" "$variant" "$logs/um-fpstate.log"
 stage bench-smoke "$top/scripts/bench-smoke.sh" "$variant" "$logs/bench-smoke.log"
 stage selftest-um "$top/scripts/selftest-um.sh" "$variant" "$logs/selftest-um.log"
 stage ppsim-um "$top/scripts/ppsim-um.sh" "$variant" "$logs/ppsim-um.log"
+# Upstream's cli.py in the same kernel: a boot of a few seconds.
+stage ynl-um "$top/scripts/ynl-um.sh" "$variant" "$logs/ynl-um.log"
 # build ARCH: build-kernel.sh without the folder's name on stdout.
 build='"$0" "$1" "$2" >/dev/null'
 stage build-x86_64 bash -c "$build" "$top/scripts/build-kernel.sh" x86_64 "$variant"
@@ -93,7 +95,7 @@ stage ring "$top/scripts/ring-test.sh" "$variant" "$logs/ring.log"
 echo "== summary ($variant pool, $SECONDS s)"
 exec "$top/scripts/summarize.py" "$logs/kunit-um.log" "$logs/kunit-py.log" \
 	"$logs/um-fpstate.log" "$logs/bench-smoke.log" \
-	"$logs/selftest-um.log" "$logs/ppsim-um.log" \
+	"$logs/selftest-um.log" "$logs/ppsim-um.log" "$logs/ynl-um.log" \
 	"$logs/kunit-x86_64.log" "$logs/ppsim-x86_64.log" \
 	"$logs/kunit-kcsan.log" "$logs/ppsim-kcsan.log" "$logs/check.log" \
 	"$logs/users.log" \
