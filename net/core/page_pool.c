@@ -134,9 +134,6 @@
 /* Mappings stay for the page's life in the pool; syncs are explicit. */
 #define PP_DMA_ATTRS		(DMA_ATTR_SKIP_CPU_SYNC | DMA_ATTR_WEAK_ORDERING)
 
-/* pp_magic overlays lru.next, whose low bits hold the pfmemalloc mark. */
-#define PP_MAGIC_ALLOC_BITS	0x3UL
-
 /* Users held on a page while fragments are cut from it, so that returns
  * cannot drop the count to zero; half the range, as holders may add users.
  */
@@ -362,6 +359,7 @@ static __always_inline void pp_count_release(struct page_pool *pool,
 static __always_inline void pp_release_page(struct page_pool *pool,
 					    struct page *page, bool direct)
 {
+	pp_leak_note_back(pool, page);
 	if (pool->p.flags & PP_FLAG_DMA_MAP)
 		pp_dma_forget(pool, page);
 	page->pp_magic &= PP_MAGIC_ALLOC_BITS;
@@ -510,7 +508,10 @@ static struct page *pp_get_page(struct page_pool *pool, gfp_t gfp)
  */
 struct page *page_pool_alloc_pages(struct page_pool *pool, gfp_t gfp)
 {
-	return pp_get_page(pool, gfp);
+	struct page *page = pp_get_page(pool, gfp);
+
+	pp_leak_note_out(pool, page);
+	return page;
 }
 EXPORT_SYMBOL(page_pool_alloc_pages);
 
@@ -563,23 +564,7 @@ static struct page *pp_frag_retire(struct page_pool *pool)
 	return NULL;
 }
 
-/**
- * page_pool_alloc_frag() - allocate part of a page
- * @pool: the pool
- * @offset: set to where the fragment starts in the returned page
- * @size: fragment size in bytes, 1 to the pool's page size; it is
- *	rounded up to the DMA cache alignment, and to the alignment of
- *	struct skb_shared_info so that build_skb() may use the fragment
- * @gfp: allocation flags, used when the pool needs new pages
- *
- * Call from the pool's owner context. Each fragment is given back with
- * page_pool_put_page() (or the skb and XDP return paths); the page
- * returns to the pool when its last fragment does. From then on the
- * pool syncs every page it gets back up to max_len for the device.
- *
- * Return: the page holding the fragment, or NULL.
- */
-struct page *page_pool_alloc_frag(struct page_pool *pool, unsigned int *offset,
+static struct page *pp_alloc_frag(struct page_pool *pool, unsigned int *offset,
 				  unsigned int size, gfp_t gfp)
 {
 	unsigned int span = pp_span(pool);
@@ -608,6 +593,31 @@ struct page *page_pool_alloc_frag(struct page_pool *pool, unsigned int *offset,
 
 	pp_frag_start(pool, page, size);
 	*offset = 0;
+	return page;
+}
+
+/**
+ * page_pool_alloc_frag() - allocate part of a page
+ * @pool: the pool
+ * @offset: set to where the fragment starts in the returned page
+ * @size: fragment size in bytes, 1 to the pool's page size; it is
+ *	rounded up to the DMA cache alignment, and to the alignment of
+ *	struct skb_shared_info so that build_skb() may use the fragment
+ * @gfp: allocation flags, used when the pool needs new pages
+ *
+ * Call from the pool's owner context. Each fragment is given back with
+ * page_pool_put_page() (or the skb and XDP return paths); the page
+ * returns to the pool when its last fragment does. From then on the
+ * pool syncs every page it gets back up to max_len for the device.
+ *
+ * Return: the page holding the fragment, or NULL.
+ */
+struct page *page_pool_alloc_frag(struct page_pool *pool, unsigned int *offset,
+				  unsigned int size, gfp_t gfp)
+{
+	struct page *page = pp_alloc_frag(pool, offset, size, gfp);
+
+	pp_leak_note_out(pool, page);
 	return page;
 }
 EXPORT_SYMBOL(page_pool_alloc_frag);
@@ -639,11 +649,14 @@ struct page *page_pool_alloc(struct page_pool *pool, unsigned int *offset,
 	if (*size > span / 2) {
 		*offset = 0;
 		*size = span;
-		return pp_get_page(pool, gfp);
+		page = pp_get_page(pool, gfp);
+		pp_leak_note_out(pool, page);
+		return page;
 	}
-	page = page_pool_alloc_frag(pool, offset, *size, gfp);
+	page = pp_alloc_frag(pool, offset, *size, gfp);
 	if (!page)
 		return NULL;
+	pp_leak_note_out(pool, page);
 	cut = pool->frag_offset - *offset;
 	if (pool->frag_offset + cut > span)
 		pool->frag_offset = span;
@@ -796,6 +809,7 @@ void page_pool_put_defragged_page(struct page_pool *pool, struct page *page,
 {
 	bool direct = allow_direct ? pp_may_be_owner() : pp_napi_local(pool);
 
+	pp_leak_note_back(pool, page);
 	if (unlikely(!pp_page_recyclable(page))) {
 		pp_free_unrecyclable(pool, page, direct);
 		return;
@@ -839,6 +853,7 @@ void page_pool_put_page_bulk(struct page_pool *pool, void **data, int count)
 			page_pool_put_defragged_page(pool, page, -1, false);
 			continue;
 		}
+		pp_leak_note_back(pool, page);
 		data[kept++] = page;
 	}
 	/* The pool may be gone once its pages are: touch it only for more. */
@@ -1049,6 +1064,7 @@ static void pp_stats_free(struct page_pool *pool)
 static void pp_free(struct page_pool *pool)
 {
 	page_pool_unlist(pool);
+	page_pool_leak_fini(pool);
 	if (pool->disconnect)
 		pool->disconnect(pool);
 	pp_stats_free(pool);
@@ -1119,6 +1135,7 @@ static void pp_free_retry(struct work_struct *work)
 		pr_warn("pool %p: %d pages still in flight %u s after destroy\n",
 			pool, inflight,
 			jiffies_to_msecs(jiffies - pool->defer_start) / 1000);
+		page_pool_warn_top_holder(pool);
 		pool->defer_warn = jiffies + PP_DEFER_WARN_INTERVAL;
 	}
 	schedule_delayed_work(dwork, PP_RETRY_INTERVAL);
@@ -1403,6 +1420,7 @@ struct page_pool *page_pool_create(const struct page_pool_params *params)
 	err = pp_init(pool, params);
 	if (err)
 		goto free;
+	page_pool_leak_init(pool);
 	err = page_pool_list(pool);
 	if (err)
 		goto uninit;

@@ -1,17 +1,26 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What page_pool.c calls in page_pool_user.c, which shows the pools over
- * netlink; nothing without it.
+ * netlink, and in page_pool_leak.c, which traces where their pages go;
+ * nothing without them.
  */
 #ifndef _NET_CORE_PAGE_POOL_PRIV_H
 #define _NET_CORE_PAGE_POOL_PRIV_H
 
-struct page_pool;
+#include <net/page_pool/helpers.h>
+
+struct seq_file;
+
+/* pp_magic overlays lru.next, whose low bits hold the pfmemalloc mark. */
+#define PP_MAGIC_ALLOC_BITS	0x3UL
 
 #ifdef CONFIG_PAGE_POOL_NETLINK
 int page_pool_list(struct page_pool *pool);
 void page_pool_detached(struct page_pool *pool);
 void page_pool_unlist(struct page_pool *pool);
+int page_pool_show_listed(struct seq_file *seq,
+			  void (*show)(struct seq_file *seq,
+				       struct page_pool *pool));
 #else
 static inline int page_pool_list(struct page_pool *pool)
 {
@@ -23,6 +32,50 @@ static inline void page_pool_detached(struct page_pool *pool)
 }
 
 static inline void page_pool_unlist(struct page_pool *pool)
+{
+}
+#endif
+
+#ifdef CONFIG_PAGE_POOL_LEAK_TRACE
+void page_pool_note_out(struct page_pool *pool, struct page *page);
+void page_pool_note_back(struct page_pool *pool, struct page *page);
+void page_pool_leak_init(struct page_pool *pool);
+void page_pool_leak_fini(struct page_pool *pool);
+void page_pool_warn_top_holder(struct page_pool *pool);
+
+/* Each page handed out, from the driver's allocation on. */
+static __always_inline void pp_leak_note_out(struct page_pool *pool,
+					     struct page *page)
+{
+	if (static_branch_unlikely(&page_pool_leak_trace) && page)
+		page_pool_note_out(pool, page);
+}
+
+/* Each page back in the pool, or leaving it for good. */
+static __always_inline void pp_leak_note_back(struct page_pool *pool,
+					      struct page *page)
+{
+	if (static_branch_unlikely(&page_pool_leak_trace))
+		page_pool_note_back(pool, page);
+}
+#else
+static inline void pp_leak_note_out(struct page_pool *pool, struct page *page)
+{
+}
+
+static inline void pp_leak_note_back(struct page_pool *pool, struct page *page)
+{
+}
+
+static inline void page_pool_leak_init(struct page_pool *pool)
+{
+}
+
+static inline void page_pool_leak_fini(struct page_pool *pool)
+{
+}
+
+static inline void page_pool_warn_top_holder(struct page_pool *pool)
 {
 }
 #endif

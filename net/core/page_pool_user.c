@@ -529,6 +529,29 @@ void page_pool_unlist(struct page_pool *pool)
 	mutex_unlock(&pp_nl_lock);
 }
 
+/**
+ * page_pool_show_listed() - show each listed pool in a seq_file
+ * @seq: the file
+ * @show: called for each pool, in id order, under pp_nl_lock: it may
+ *	read the pool's user fields, and the pool is not freed meanwhile
+ *
+ * Context: process context; takes pp_nl_lock.
+ * Return: 0.
+ */
+int page_pool_show_listed(struct seq_file *seq,
+			  void (*show)(struct seq_file *seq,
+				       struct page_pool *pool))
+{
+	struct page_pool *pool;
+	unsigned long id;
+
+	mutex_lock(&pp_nl_lock);
+	xa_for_each(&pp_nl_pools, id, pool)
+		show(seq, pool);
+	mutex_unlock(&pp_nl_lock);
+	return 0;
+}
+
 /* Under RTNL: the pools of a device that goes move to its namespace's
  * loopback device, if that stays; those of a loopback device that goes,
  * or of a device that goes after it, are hidden. When several namespaces

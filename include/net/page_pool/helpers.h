@@ -8,6 +8,7 @@
 #define _NET_PAGE_POOL_HELPERS_H
 
 #include <linux/dma-mapping.h>
+#include <linux/jump_label.h>
 #include <net/page_pool/types.h>
 
 /*
@@ -363,6 +364,30 @@ static inline void page_pool_nid_changed(struct page_pool *pool, int new_nid)
 	if (unlikely(pool->p.nid != new_nid))
 		page_pool_update_nid(pool, new_nid);
 }
+
+struct sk_buff;
+
+#ifdef CONFIG_PAGE_POOL_LEAK_TRACE
+DECLARE_STATIC_KEY_FALSE(page_pool_leak_trace);
+void __page_pool_note_skb(const struct sk_buff *skb);
+
+/**
+ * page_pool_note_skb() - record the receive path handing pages to the stack
+ * @skb: an skb just marked for recycling
+ *
+ * skb_mark_for_recycle() calls it: with leak tracing on, each pool page
+ * of @skb is recorded as last taken by the caller's stack.
+ */
+static inline void page_pool_note_skb(const struct sk_buff *skb)
+{
+	if (static_branch_unlikely(&page_pool_leak_trace))
+		__page_pool_note_skb(skb);
+}
+#else
+static inline void page_pool_note_skb(const struct sk_buff *skb)
+{
+}
+#endif
 
 #ifdef CONFIG_PAGE_POOL_STATS
 bool page_pool_get_stats(struct page_pool *pool,

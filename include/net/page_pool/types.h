@@ -279,6 +279,16 @@ struct page_pool {
 		unsigned int napi_id;
 		bool detached;
 	} user;
+
+#ifdef CONFIG_PAGE_POOL_LEAK_TRACE
+	/*
+	 * Where each page out of the pool went and when, keyed by pfn
+	 * (net/core/page_pool_leak.c); kept only by pools created while
+	 * tracing was on, which @traced says.
+	 */
+	struct xarray holders;
+	bool traced;
+#endif
 };
 
 struct xdp_mem_info;
