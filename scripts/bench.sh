@@ -4,14 +4,17 @@
 # of both variants, the benchmark module for each and page_pool_xdp, and
 # one initramfs per variant (scripts/bench-init.sh: full module run, then
 # page_pool_xdp --bench, then ppsim_bench: RX through the simulated NIC
-# per buffer mode and sink, then lo_bench: TCP over loopback). Boots base
-# and ours alternately, ROUNDS (default 5) times each, then runs
-# ringbench (ring-bench.sh) for as many rounds on the host, and writes
-# build/bench/results.csv, the table (results.txt, also printed) and
-# build/bench/results.png.
+# per buffer mode and sink, then lo_bench: TCP over loopback). Boots base,
+# ours and trace (ours with the leak trace built in and never started:
+# build-kernel.sh um-bench-trace) in turn, ROUNDS (default 5) times
+# each, then runs ringbench (ring-bench.sh) for as many rounds on the
+# host, and writes build/bench/results.csv (all three), the table of
+# ours against base (results.txt, also printed), build/bench/results.png,
+# and the table of trace against ours (results-trace.txt, printed too).
 #
-# bench.sh --one VARIANT: one boot of VARIANT's benchmark kernel; prints
-# each test's figures and its ratio to page_o0 (the page allocator).
+# bench.sh --one VARIANT: one boot of VARIANT's benchmark kernel (base,
+# ours or trace); prints each test's figures and its ratio to page_o0
+# (the page allocator).
 #
 # Builds run under nice -n 19, the boots do not. BENCH_TIMEOUT (s, default
 # 300) bounds one boot; BENCH_PARAMS (e.g. "loops=100000000") go to the
@@ -19,7 +22,7 @@
 # them to bench-init.sh.
 set -euo pipefail
 
-usage="usage: bench.sh [ROUNDS] | bench.sh --one base|ours"
+usage="usage: bench.sh [ROUNDS] | bench.sh --one base|ours|trace"
 top=$(cd "$(dirname "$0")/.." && pwd)
 dir=$top/build/bench
 xdp=$dir/xdp/page_pool_xdp
@@ -32,16 +35,28 @@ say() {
 	echo "bench: $*"
 }
 
-# prepare VARIANT: build its kernel (seeded from the other variant's when
-# only that one exists), module and initramfs.
+# kernel_dir VARIANT: the build folder of VARIANT's benchmark kernel.
+kernel_dir() {
+	case $1 in
+	trace) echo "$top/build/um-bench-trace-ours" ;;
+	*) echo "$top/build/um-bench-$1" ;;
+	esac
+}
+
+# prepare VARIANT: build its kernel (base or ours seeded from the other's
+# when only that one exists), module and initramfs.
 prepare() {
 	local v=$1 other=base out ko
 	[ "$v" = base ] && other=ours
-	if [ ! -e "$top/build/um-bench-$v" ] &&
-		[ -x "$top/build/um-bench-$other/linux" ]; then
-		nice -n 19 "$s/clone-build.sh" um-bench "$other" "$v"
+	if [ "$v" = trace ]; then
+		out=$(nice -n 19 "$s/build-kernel.sh" um-bench-trace ours)
+	else
+		if [ ! -e "$top/build/um-bench-$v" ] &&
+			[ -x "$top/build/um-bench-$other/linux" ]; then
+			nice -n 19 "$s/clone-build.sh" um-bench "$other" "$v"
+		fi
+		out=$(nice -n 19 "$s/build-kernel.sh" um-bench "$v")
 	fi
-	out=$(nice -n 19 "$s/build-kernel.sh" um-bench "$v")
 	ko=$(nice -n 19 "$s/bench-module.sh" "$out")
 	"$s/make-initramfs.sh" "$dir/initramfs-$v.cpio.gz" "$s/bench-init.sh" \
 		"$ko" "$xdp" "$lo" "$rx"
@@ -74,7 +89,7 @@ build_all() {
 boot() {
 	local rc=0
 	# shellcheck disable=SC2086 # one word per parameter
-	taskset -c "$pin_cpu" "$s/boot-um.sh" "$top/build/um-bench-$1/linux" \
+	taskset -c "$pin_cpu" "$s/boot-um.sh" "$(kernel_dir "$1")/linux" \
 		"$dir/initramfs-$1.cpio.gz" "$timeout_s" -- ${BENCH_PARAMS:-} \
 		> "$2" 2>&1 || rc=$?
 	[ $rc -eq 0 ] || say "boot of $1 exited with $rc (log: $2)"
@@ -86,7 +101,7 @@ pin_cpu=$(($(nproc) - 1))
 
 if [ "${1:-}" = --one ]; then
 	v=${2:?$usage}
-	case $v in base|ours) ;; *) echo "$usage" >&2; exit 2 ;; esac
+	case $v in base|ours|trace) ;; *) echo "$usage" >&2; exit 2 ;; esac
 	build_all "$v"
 	start=$SECONDS
 	ok=0
@@ -100,7 +115,7 @@ fi
 
 rounds=${1:-5}
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || { echo "$usage" >&2; exit 2; }
-build_all base ours
+build_all base ours trace
 
 start=$SECONDS
 rm -rf "$dir/logs"
@@ -109,10 +124,10 @@ csv=$dir/results.csv
 echo "$header" > "$csv.tmp"
 ok=0
 for r in $(seq "$rounds"); do
-	# A B, then B A: a drift of the machine over the run (another load,
-	# the host's clock) does not always land on the same variant.
-	order="base ours"
-	[ $((r % 2)) -eq 0 ] && order="ours base"
+	# A B C, then C B A: a drift of the machine over the run (another
+	# load, the host's clock) does not always land on the same variant.
+	order="base ours trace"
+	[ $((r % 2)) -eq 0 ] && order="trace ours base"
 	for v in $order; do
 		t=$SECONDS
 		log=$dir/logs/$v-$r.log
@@ -129,8 +144,14 @@ mv "$csv.tmp" "$csv"
 
 # Without two variants there is no chart: none of an earlier run either.
 rm -f "$dir"/results.dat "$dir"/results.gp "$dir"/results.png
-"$s/bench-table.py" table "$csv" --plot "$dir/results" \
-	"$dir"/logs/*.log | tee "$dir/results.txt"
+grep -v '^trace,' "$csv" > "$dir/results-pool.csv"
+"$s/bench-table.py" table "$dir/results-pool.csv" --plot "$dir/results" \
+	"$dir"/logs/base-*.log "$dir"/logs/ours-*.log | tee "$dir/results.txt"
+# The leak trace's off state against no trace at all, from the same boots.
+grep -v '^base,' "$csv" > "$dir/results-trace.csv"
+echo "bench: the leak trace built in and off (trace) against without it (ours)"
+"$s/bench-table.py" table "$dir/results-trace.csv" |
+	tee "$dir/results-trace.txt"
 term=png
 [[ $(gnuplot -e 'set terminal' 2>&1) == *pngcairo* ]] && term=pngcairo
 gnuplot -e "set terminal $term noenhanced size 1200,1200" \

@@ -3,11 +3,12 @@
 # build the test kernel for ARCH (um or x86_64) on the VARIANT tree, in
 # build/ARCH-VARIANT, unless nothing changed since the last build.
 # Prints the build folder's path last. ARCH um-bench
-# is the UML benchmark kernel (ARCH=um, no lockdep) in build/um-bench-VARIANT;
+# is the UML benchmark kernel (ARCH=um, no lockdep) in build/um-bench-VARIANT,
+# um-bench-trace the same with the leak trace built in (left off);
 # x86_64-kcsan the QEMU kernel with KCSAN in place of KASAN.
 set -euo pipefail
 
-usage="usage: build-kernel.sh um|um-bench|x86_64|x86_64-kcsan base|ours"
+usage="usage: build-kernel.sh um|um-bench|um-bench-trace|x86_64|x86_64-kcsan base|ours"
 arch=${1:?$usage}
 variant=${2:?$usage}
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -24,6 +25,9 @@ case $arch in
 um) frags="configs/um.config" base_config=defconfig_none karch=um ;;
 um-bench) frags="configs/um.config configs/um-bench.config"
 	pool_frag= base_config=defconfig_none karch=um ;;
+um-bench-trace) frags="configs/um.config configs/um-bench.config
+	configs/um-bench-trace.config" pool_frag= base_config=defconfig_none
+	karch=um ;;
 x86_64) frags="configs/x86_64.config configs/debug.config" base_config=tinyconfig
 	karch=x86_64 ;;
 x86_64-kcsan) frags="configs/x86_64.config configs/kcsan.config"
