@@ -24,7 +24,7 @@ pool_files="net/core/page_pool.c include/net/page_pool.h
 include/net/page_pool/types.h include/net/page_pool/helpers.h
 include/trace/events/page_pool.h net/core/page_pool_ring.h
 net/core/page_pool_ring_test.c net/core/page_pool_priv.h
-net/core/page_pool_user.c"
+net/core/page_pool_user.c net/core/page_pool_user_test.c"
 # Patches that build files of $pool_files: left out of the base variant
 # too (the netlink interface reads our struct page_pool).
 pool_patches="0027-page_pool-add-kconfig-and-makefile-hooks-for-netlink.patch"
