@@ -24,7 +24,8 @@ pool_files="net/core/page_pool.c include/net/page_pool.h
 include/net/page_pool/types.h include/net/page_pool/helpers.h
 include/trace/events/page_pool.h net/core/page_pool_ring.h
 net/core/page_pool_ring_test.c net/core/page_pool_priv.h
-net/core/page_pool_user.c net/core/page_pool_leak.c net/core/page_pool_leak.h
+net/core/page_pool_user.c net/core/page_pool_user_test.c
+net/core/page_pool_leak.c net/core/page_pool_leak.h
 net/core/page_pool_leak_test.c"
 # Patches that build files of $pool_files: left out of the base variant
 # too (the netlink interface and the leak trace read our struct page_pool).
