@@ -390,8 +390,9 @@ static inline int nl_request(struct nl *nl, struct msg *m,
 		n = recv(nl->fd, buf, len, MSG_TRUNC);
 		if (n < 0)
 			return -errno;
+		/* A part larger than the buffer lost its end. */
 		if (n > len)
-			return -EMSGSIZE;	/* the kernel's part was larger */
+			return -EMSGSIZE;
 		if (nl->parts++ == 0 && nl->after_first)
 			nl->after_first(nl->after_arg);
 		for (nlh = (void *)buf; NLMSG_OK(nlh, n);
