@@ -454,7 +454,9 @@ TEST_F(pp_nl, pools_outlive_their_device)
 
 /* ---- refusals, in detail ---- */
 
-/* The ids and pages in flight of @a and @b's pools are the same. */
+/* @a and @b hold the same pools, on the same device, both attached or
+ * both detached (their pages in flight move with the RX traffic).
+ */
 static bool pools_same(const struct pools *a, const struct pools *b)
 {
 	const struct pool *p;
@@ -464,7 +466,7 @@ static bool pools_same(const struct pools *a, const struct pools *b)
 		return false;
 	for (i = 0; i < a->n; i++) {
 		p = pool_find(b, a->p[i].id);
-		if (!p || p->inflight != a->p[i].inflight ||
+		if (!p || p->ifindex != a->p[i].ifindex ||
 		    p->has_detach_time != a->p[i].has_detach_time)
 			return false;
 	}

@@ -187,11 +187,33 @@ static inline int if_ioctl(unsigned long req, struct ifreq *ifr)
 	return err;
 }
 
+/*
+ * No IPv6 on the device: what it would send as it comes up (neighbour
+ * and router solicitations, listener reports) loops back into its RX
+ * queues, beside the wire's frames. Nothing to do without IPv6.
+ */
+static inline int if_no_ipv6(const char *ifname)
+{
+	char path[128];
+	int err;
+
+	snprintf(path, sizeof(path), "/proc/sys/net/ipv6/conf/%s/disable_ipv6",
+		 ifname);
+	err = sysfs_write(path, "1");
+	return err == -ENOENT ? 0 : err;
+}
+
+/* Up (with no IPv6) or down. */
 static inline int if_set(const char *ifname, bool up)
 {
 	struct ifreq ifr = {};
 	int err;
 
+	if (up) {
+		err = if_no_ipv6(ifname);
+		if (err)
+			return err;
+	}
 	snprintf(ifr.ifr_name, IFNAMSIZ, "%s", ifname);
 	err = if_ioctl(SIOCGIFFLAGS, &ifr);
 	if (err)
