@@ -724,6 +724,8 @@ TEST_F(pp_nl, other_netns_hears_none)
 		struct nl nl;
 		int lfd;
 
+		close(ready[0]);
+		close(go[1]);
 		if (unshare(CLONE_NEWNET))
 			_exit(errno == EINVAL ? 2 : 1);
 		if (nl_open(&nl))
@@ -734,6 +736,9 @@ TEST_F(pp_nl, other_netns_hears_none)
 			_exit(1);
 		_exit(ntf_pending(lfd) ? 3 : 0);
 	}
+	/* Ours closed: a child gone early reads as the end of the pipe. */
+	close(ready[1]);
+	close(go[0]);
 	fd = ntf_open(&self->nl);
 	ASSERT_LE(0, fd);
 	if (read(ready[0], &c, 1) == 1) {
@@ -745,6 +750,7 @@ TEST_F(pp_nl, other_netns_hears_none)
 		EXPECT_EQ(1, write(go[1], &c, 1));
 	}
 	close(go[1]);
+	close(ready[0]);
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	close(fd);
 	ASSERT_TRUE(WIFEXITED(status));
