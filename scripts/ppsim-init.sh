@@ -1,7 +1,7 @@
 #!/bin/sh
 # /init of the ppsim selftest initramfs: mount the pseudo filesystems,
-# bring up lo, run ppsim_netlink and ppsim_rx, print "SELFTEST-EXIT
-# <status>" (the first that is not 0) and power off.
+# bring up lo, run ppsim_netlink, ppsim_pp_hold and ppsim_rx, print
+# "SELFTEST-EXIT <status>" (the first that is not 0) and power off.
 export PATH=/bin
 
 mount -t devtmpfs devtmpfs /dev
@@ -12,6 +12,9 @@ ip link set lo up
 
 ppsim_netlink
 status=$?
+ppsim_pp_hold
+hold=$?
+[ "$status" -eq 0 ] && status=$hold
 ppsim_rx "$@"
 rx=$?
 [ "$status" -eq 0 ] && status=$rx

@@ -1,8 +1,9 @@
 #!/bin/bash
-# ppsim-um.sh VARIANT LOG: build the ppsim_rx and ppsim_netlink selftests
-# through the kselftest Makefile of the VARIANT tree, pack them into a busybox
-# initramfs and boot the UML kernel (the one selftest-um.sh uses) on it;
-# the console, with the selftest's TAP, goes to LOG.
+# ppsim-um.sh VARIANT LOG: build the ppsim_rx, ppsim_netlink and
+# ppsim_pp_hold selftests through the kselftest Makefile of the VARIANT
+# tree, pack them into a busybox initramfs and boot the UML kernel (the
+# one selftest-um.sh uses) on it; the console, with the selftests' TAP,
+# goes to LOG.
 set -euo pipefail
 
 variant=${1:?usage: ppsim-um.sh base|ours LOG}
@@ -16,7 +17,7 @@ mkdir -p "$bin"
 make -s -C "$top/build/src-$variant/tools/testing/selftests/drivers/net/ppsim" \
 	OUTPUT="$bin" LDFLAGS=-static >&2
 "$top/scripts/make-initramfs.sh" "$initrd" "$top/scripts/ppsim-init.sh" \
-	"$bin/ppsim_rx" "$bin/ppsim_netlink"
+	"$bin/ppsim_rx" "$bin/ppsim_netlink" "$bin/ppsim_pp_hold"
 mkdir -p "$(dirname "$log")"
 echo "ppsim-um: booting $variant"
 "$top/scripts/boot-um.sh" "$out/linux" "$initrd" 600 > "$log" 2>&1 || {

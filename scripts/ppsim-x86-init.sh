@@ -1,6 +1,6 @@
 #!/bin/sh
 # /init of the ppsim initramfs for the QEMU x86_64 kernel: run
-# ppsim_netlink, then ppsim_rx
+# ppsim_netlink and ppsim_pp_hold, then ppsim_rx
 # (with DMA: the kernel boots with swiotlb=force, so a missing sync
 # shows as a bad frame), then scan for leaks and count DMA-API debug
 # errors, as after the KUnit suites.
@@ -19,6 +19,9 @@ fi
 
 ppsim_netlink
 status=$?
+ppsim_pp_hold
+hold=$?
+[ "$status" -eq 0 ] && status=$hold
 ppsim_rx
 rx=$?
 [ "$status" -eq 0 ] && status=$rx

@@ -1,8 +1,8 @@
 #!/bin/bash
-# ppsim-x86_64.sh VARIANT LOG [KERNEL]: the ppsim_netlink and ppsim_rx
-# selftests in the QEMU x86_64 kernel (SMP, DMA-API debug, KASAN, lockdep,
-# kmemleak) under TCG with swiotlb=force (512 MiB of bounce buffers:
-# sockets hold many pages), so every buffer is bounced and a missing DMA
+# ppsim-x86_64.sh VARIANT LOG [KERNEL]: the ppsim_netlink, ppsim_pp_hold
+# and ppsim_rx selftests in the QEMU x86_64 kernel (SMP, DMA-API debug,
+# KASAN, lockdep, kmemleak) under TCG with swiotlb=force (512 MiB of
+# bounce buffers: sockets hold many pages), so every buffer is bounced and a missing DMA
 # sync corrupts frames; then the leak scan and the DMA-API error count.
 # The console goes to LOG.
 # That kernel has ppsim as a module, which the init loads. KERNEL
@@ -38,7 +38,7 @@ mkdir -p "$bin"
 make -s -C "$top/build/src-$variant/tools/testing/selftests/drivers/net/ppsim" \
 	OUTPUT="$bin" LDFLAGS=-static >&2
 "$top/scripts/make-initramfs.sh" "$initrd" "$top/scripts/ppsim-x86-init.sh" \
-	"$bin/ppsim_rx" "$bin/ppsim_netlink" "$top/scripts/kmemleak-init.sh" $ko
+	"$bin/ppsim_rx" "$bin/ppsim_netlink" "$bin/ppsim_pp_hold" "$top/scripts/kmemleak-init.sh" $ko
 mkdir -p "$(dirname "$log")"
 echo "ppsim-x86_64: booting $variant in $kernel (QEMU TCG, -smp 2, swiotlb=force)"
 timeout 900 qemu-system-x86_64 -accel tcg -smp 2,sockets=2,cores=1,threads=1 -m 2G \

@@ -241,6 +241,16 @@ struct ppsim_dev {
 	struct list_head list;
 };
 
+/**
+ * struct ppsim_held - a page pp_hold took from a pool
+ * @list: on the bus's list once its device is gone
+ * @page: the page, in flight in its pool
+ */
+struct ppsim_held {
+	struct list_head list;
+	struct page *page;
+};
+
 struct ppsim_priv {
 	struct net_device *ndev;
 	struct ppsim_dev *pdev;
@@ -255,6 +265,7 @@ struct ppsim_priv {
 	bool xmit_ok;		/* ndo_xdp_xmit may use rxq */
 	bool tx_stall;		/* TX holds its frames: sysfs tx_stall */
 	u32 wire_rate;		/* frames/s per queue, 0: no limit */
+	struct ppsim_held *held;	/* sysfs pp_hold's page; RTNL */
 	struct ppsim_rxq_stats stats[PPSIM_MAX_RXQ];
 	atomic64_t tx_dropped;
 	atomic64_t xdp_xmit;
@@ -294,6 +305,9 @@ netdev_tx_t ppsim_xmit(struct sk_buff *skb, struct net_device *ndev);
 int ppsim_xdp_xmit(struct net_device *ndev, int n, struct xdp_frame **frames,
 		   u32 flags);
 void ppsim_tx_kick(struct ppsim_priv *priv);
+int ppsim_hold_page(struct ppsim_priv *priv, struct page **page);
+void ppsim_release_page(struct page *page);
+struct page *ppsim_pool_take(struct ppsim_rxq *q);
 int ppsim_reconfigure(struct ppsim_priv *priv, u32 num_rxq, u32 ring_size);
 
 /* The device model (ppsim_hw.c): what the hardware would do. */

@@ -253,6 +253,20 @@ static void ppsim_pool_put(struct ppsim_rxq *q, struct ppsim_buf *b)
 	page_pool_put_full_page(q->pp, b->page, false);
 }
 
+/**
+ * ppsim_pool_take() - a whole page of the queue's pool, for pp_hold
+ * @q: the queue, in pool or frag mode
+ *
+ * Context: the pool's direct paths are the caller's: NAPI off, BHs off.
+ * Return: the page, or NULL when the pool has none to give.
+ */
+struct page *ppsim_pool_take(struct ppsim_rxq *q)
+{
+	unsigned int off, size = PAGE_SIZE;
+
+	return page_pool_dev_alloc(q->pp, &off, &size);
+}
+
 /* After the queue's XDP memory model, which holds the pool too, is gone. */
 static void ppsim_pool_free(struct ppsim_rxq *q)
 {

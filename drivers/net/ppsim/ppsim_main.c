@@ -22,6 +22,11 @@ static LIST_HEAD(ppsim_devs);
 static DEFINE_MUTEX(ppsim_devs_lock);	/* protects ppsim_devs */
 /* Module unload has emptied ppsim_devs: no new device may join it. */
 static bool ppsim_exiting;
+/* The pp_hold pages of removed devices, kept in flight so that their
+ * pools outlive the device, until held_pages is written or the module
+ * goes; under ppsim_devs_lock.
+ */
+static LIST_HEAD(ppsim_orphans);
 
 /* ---- netdev ---- */
 
@@ -319,11 +324,73 @@ static ssize_t tx_stall_store(struct device *dev,
 }
 static DEVICE_ATTR_RW(tx_stall);
 
+static ssize_t pp_hold_show(struct device *dev, struct device_attribute *attr,
+			    char *buf)
+{
+	struct ppsim_priv *priv = netdev_priv(to_ppsim_dev(dev)->ndev);
+
+	return sysfs_emit(buf, "%d\n", !!READ_ONCE(priv->held));
+}
+
+static int ppsim_pp_hold(struct ppsim_priv *priv)
+{
+	struct ppsim_held *held;
+	int err;
+
+	held = kzalloc(sizeof(*held), GFP_KERNEL);
+	if (!held)
+		return -ENOMEM;
+	err = ppsim_hold_page(priv, &held->page);
+	if (err) {
+		kfree(held);
+		return err;
+	}
+	WRITE_ONCE(priv->held, held);
+	return 0;
+}
+
+static void ppsim_held_free(struct ppsim_held *held)
+{
+	ppsim_release_page(held->page);
+	kfree(held);
+}
+
+/* "1": keep a page of RX queue 0's pool in flight, across ifdown and
+ * the device's removal; "0": give it back.
+ */
+static ssize_t pp_hold_store(struct device *dev, struct device_attribute *attr,
+			     const char *buf, size_t count)
+{
+	struct ppsim_priv *priv = netdev_priv(to_ppsim_dev(dev)->ndev);
+	int err = 0;
+	bool hold;
+
+	if (kstrtobool(buf, &hold)) {
+		dev_warn(dev, "pp_hold: want 1 (hold a page) or 0 (release it)\n");
+		return -EINVAL;
+	}
+	rtnl_lock();
+	if (hold && !priv->held) {
+		err = ppsim_pp_hold(priv);
+	} else if (!hold && priv->held) {
+		ppsim_held_free(priv->held);
+		WRITE_ONCE(priv->held, NULL);
+	}
+	rtnl_unlock();
+	if (err == -ENETDOWN)
+		dev_warn(dev, "pp_hold: the device is down\n");
+	else if (err == -EOPNOTSUPP)
+		dev_warn(dev, "pp_hold: rx_mode has no page pool\n");
+	return err ? err : count;
+}
+static DEVICE_ATTR_RW(pp_hold);
+
 static struct attribute *ppsim_dev_attrs[] = {
 	&dev_attr_rx_mode.attr,
 	&dev_attr_wire.attr,
 	&dev_attr_wire_rate.attr,
 	&dev_attr_tx_stall.attr,
+	&dev_attr_pp_hold.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(ppsim_dev);
@@ -420,12 +487,19 @@ err_put:
 	return err;
 }
 
+/* Under ppsim_devs_lock. */
 static void ppsim_dev_del(struct ppsim_dev *pdev)
 {
+	struct ppsim_priv *priv = netdev_priv(pdev->ndev);
+
 	list_del(&pdev->list);
 	unregister_netdev(pdev->ndev);
 	/* Waits for the attributes, which use the netdev, to finish. */
 	device_del(&pdev->dev);
+	/* The held page outlives the netdev: its pool must too. */
+	if (priv->held)
+		list_add_tail(&priv->held->list, &ppsim_orphans);
+	priv->held = NULL;
 	free_netdev(pdev->ndev);
 	put_device(&pdev->dev);
 }
@@ -488,9 +562,50 @@ static ssize_t del_device_store(struct bus_type *bus, const char *buf,
 }
 static BUS_ATTR_WO(del_device);
 
+/* Under ppsim_devs_lock. */
+static void ppsim_orphans_free(void)
+{
+	struct ppsim_held *held, *tmp;
+
+	list_for_each_entry_safe(held, tmp, &ppsim_orphans, list) {
+		list_del(&held->list);
+		ppsim_held_free(held);
+	}
+}
+
+static ssize_t held_pages_show(struct bus_type *bus, char *buf)
+{
+	struct ppsim_held *held;
+	unsigned int n = 0;
+
+	mutex_lock(&ppsim_devs_lock);
+	list_for_each_entry(held, &ppsim_orphans, list)
+		n++;
+	mutex_unlock(&ppsim_devs_lock);
+	return sysfs_emit(buf, "%u\n", n);
+}
+
+/* "0": give back the pages that removed devices held. */
+static ssize_t held_pages_store(struct bus_type *bus, const char *buf,
+				size_t count)
+{
+	u32 n;
+
+	if (kstrtou32(buf, 10, &n) || n) {
+		pr_warn("ppsim: held_pages: only 0 (release them all) may be written\n");
+		return -EINVAL;
+	}
+	mutex_lock(&ppsim_devs_lock);
+	ppsim_orphans_free();
+	mutex_unlock(&ppsim_devs_lock);
+	return count;
+}
+static BUS_ATTR_RW(held_pages);
+
 static struct attribute *ppsim_bus_attrs[] = {
 	&bus_attr_new_device.attr,
 	&bus_attr_del_device.attr,
+	&bus_attr_held_pages.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(ppsim_bus);
@@ -514,6 +629,7 @@ static void __exit ppsim_exit(void)
 	ppsim_exiting = true;
 	list_for_each_entry_safe(pdev, tmp, &ppsim_devs, list)
 		ppsim_dev_del(pdev);
+	ppsim_orphans_free();
 	mutex_unlock(&ppsim_devs_lock);
 	bus_unregister(&ppsim_bus);
 }

@@ -614,6 +614,55 @@ err_undo:
 }
 
 /**
+ * ppsim_hold_page() - take a page from RX queue 0's pool and keep it
+ * @priv: the device
+ * @page: where the page goes
+ *
+ * The page stays in flight until ppsim_release_page(), so that the pool
+ * outlives the queue, and the device too, as one whose pages the stack
+ * still holds does.
+ *
+ * Context: process, RTNL held.
+ * Return: 0, -ENETDOWN when the queues are stopped, -EOPNOTSUPP in a
+ * mode without a pool, -ENOMEM when the pool has no page.
+ */
+int ppsim_hold_page(struct ppsim_priv *priv, struct page **page)
+{
+	struct ppsim_rxq *q = priv->rxq;
+
+	ASSERT_RTNL();
+	if (!q)
+		return -ENETDOWN;
+	if (!q->pp)
+		return -EOPNOTSUPP;
+	/* The pool's cache is NAPI's: take it from NAPI for the while. */
+	napi_disable(&q->napi);
+	local_bh_disable();
+	*page = ppsim_pool_take(q);
+	local_bh_enable();
+	napi_enable(&q->napi);
+	/* A doorbell rung meanwhile found NAPI off: poll once for it. */
+	local_bh_disable();
+	napi_schedule(&q->napi);
+	local_bh_enable();
+	return *page ? 0 : -ENOMEM;
+}
+
+/**
+ * ppsim_release_page() - give back a page ppsim_hold_page() took
+ * @page: the page
+ *
+ * Its pool may have been destroyed since, and its device removed: the
+ * page goes back to the pool it came from, which it keeps alive.
+ *
+ * Context: process.
+ */
+void ppsim_release_page(struct page *page)
+{
+	page_pool_put_full_page(page->pp, page, false);
+}
+
+/**
  * ppsim_queues_stop() - stop the wire and NAPI, give back every buffer
  * @priv: the device
  *

@@ -9,658 +9,17 @@
  * send requests the family must refuse (and check the error and its
  * extended ack message), and follow the notifications of the
  * "page-pool" group as devices come and go, with pages still held by
- * a socket after their device has gone too.
+ * a socket after their device has gone too. Dumps too big for one
+ * datagram go on where they stopped, even when pools go in between;
+ * another network namespace neither lists nor hears of our pools.
  *
  * Needs root, and a kernel with CONFIG_PPSIM and our page_pool; skips
  * on a kernel without the family (6.1's own pool).
  */
-#define _GNU_SOURCE
-#include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
-#include <sched.h>
-#include <setjmp.h>
-#include <stdbool.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
-#include <unistd.h>
-#include <arpa/inet.h>
-#include <net/if.h>
-#include <netinet/in.h>
-#include <sys/ioctl.h>
-#include <sys/socket.h>
-#include <sys/wait.h>
-#include <linux/genetlink.h>
-#include <linux/netlink.h>
-#include <linux/sock_diag.h>
+#include "ppsim_nl.h"
 
-#include "../../../kselftest_harness.h"
-#include "../../../../../../include/uapi/linux/netdev.h"
-#include "../../../../../../drivers/net/ppsim/ppsim_wire.h"
-
-#define BUS		"/sys/bus/ppsim"
-/* Apart from ppsim_rx's devices (7 and 8). */
-#define DEV_ID		20
-#define NUM_RXQ		2
-#define MAX_POOLS	64
-/* How long a notification, a freed pool or a frame may take to show
- * up: a pool freed late waits for a retry of its deferred free, once a
- * second, and all of it is slow under QEMU's TCG with KASAN.
- */
-#define WAIT_S		30
 /* The frames per RX queue that the held pages carry. */
 #define HELD_FRAMES	32
-
-/* What a page-pool-get reply, a notification or a stats reply held. */
-struct pool {
-	__u8 cmd;
-	__u64 id;
-	bool has_ifindex, has_napi_id, has_inflight, has_inflight_mem;
-	bool has_detach_time;
-	__u32 ifindex;
-	__u64 napi_id, inflight, inflight_mem, detach_time;
-	/* page-pool-stats-get: counters seen, and two of them. */
-	int counters;
-	__u64 alloc_slow;
-	__u64 alloc_fast;
-};
-
-struct nl {
-	int fd;
-	__u16 family;
-	__u32 group;
-	__u32 seq;
-	/* The last error's extended ack message, or "". */
-	char ext_msg[256];
-	/* A reply or notification that broke the attribute encoding. */
-	bool malformed;
-};
-
-/* ---- sysfs and interfaces ---- */
-
-static int sysfs_write(const char *path, const char *val)
-{
-	ssize_t n;
-	int fd;
-
-	fd = open(path, O_WRONLY);
-	if (fd < 0)
-		return -errno;
-	n = write(fd, val, strlen(val));
-	n = n < 0 ? -errno : 0;
-	close(fd);
-	return n;
-}
-
-static int sysfs_read(const char *path, char *buf, size_t size)
-{
-	ssize_t n;
-	int fd;
-
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, size - 1);
-	close(fd);
-	if (n < 0)
-		return -errno;
-	buf[n] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-	return 0;
-}
-
-static int dev_attr_write(int id, const char *attr, const char *val)
-{
-	char path[128];
-
-	snprintf(path, sizeof(path), BUS "/devices/ppsim%d/%s", id, attr);
-	return sysfs_write(path, val);
-}
-
-static int dev_create(int id)
-{
-	char buf[32];
-
-	snprintf(buf, sizeof(buf), "%d %d", id, NUM_RXQ);
-	return sysfs_write(BUS "/new_device", buf);
-}
-
-static int dev_destroy(int id)
-{
-	char buf[16];
-
-	snprintf(buf, sizeof(buf), "%d", id);
-	return sysfs_write(BUS "/del_device", buf);
-}
-
-static void dev_cleanup(int id)
-{
-	char path[64];
-
-	snprintf(path, sizeof(path), BUS "/devices/ppsim%d", id);
-	if (!access(path, F_OK))
-		dev_destroy(id);
-}
-
-/* The netdev's name, from the bus device's net/ directory. */
-static int dev_ifname(int id, char *name)
-{
-	char path[128];
-	struct dirent *de;
-	int err = -ENOENT;
-	DIR *d;
-
-	snprintf(path, sizeof(path), BUS "/devices/ppsim%d/net", id);
-	d = opendir(path);
-	if (!d)
-		return -errno;
-	while ((de = readdir(d))) {
-		if (de->d_name[0] == '.' || strlen(de->d_name) >= IFNAMSIZ)
-			continue;
-		strcpy(name, de->d_name);
-		err = 0;
-		break;
-	}
-	closedir(d);
-	return err;
-}
-
-static int if_ioctl(unsigned long req, struct ifreq *ifr)
-{
-	int fd = socket(AF_INET, SOCK_DGRAM, 0);
-	int err;
-
-	if (fd < 0)
-		return -errno;
-	err = ioctl(fd, req, ifr) ? -errno : 0;
-	close(fd);
-	return err;
-}
-
-static int if_set_up(const char *ifname)
-{
-	struct ifreq ifr = {};
-	int err;
-
-	snprintf(ifr.ifr_name, IFNAMSIZ, "%s", ifname);
-	err = if_ioctl(SIOCGIFFLAGS, &ifr);
-	if (err)
-		return err;
-	ifr.ifr_flags |= IFF_UP;
-	return if_ioctl(SIOCSIFFLAGS, &ifr);
-}
-
-static int if_set_addr(const char *ifname)
-{
-	struct sockaddr_in *sin;
-	struct ifreq ifr = {};
-	int err;
-
-	snprintf(ifr.ifr_name, IFNAMSIZ, "%s", ifname);
-	sin = (struct sockaddr_in *)&ifr.ifr_addr;
-	sin->sin_family = AF_INET;
-	sin->sin_addr.s_addr = htonl(PPSIM_WIRE_DADDR);
-	err = if_ioctl(SIOCSIFADDR, &ifr);
-	if (err)
-		return err;
-	sin->sin_addr.s_addr = htonl(0xffffff00);
-	return if_ioctl(SIOCSIFNETMASK, &ifr);
-}
-
-/* Device @id in pool mode, up; returns its ifindex, or 0. */
-static unsigned int dev_up(int id, bool addr)
-{
-	char ifname[IFNAMSIZ];
-
-	if (dev_create(id) || dev_ifname(id, ifname) ||
-	    dev_attr_write(id, "rx_mode", "pool") ||
-	    (addr && if_set_addr(ifname)) || if_set_up(ifname))
-		return 0;
-	return if_nametoindex(ifname);
-}
-
-/* ---- netlink ---- */
-
-#define NLA_DATA(a)	((void *)(a) + NLA_HDRLEN)
-
-/* Whether an attribute starts at @a, within the @left bytes from it. */
-static bool nla_ok(const struct nlattr *a, int left)
-{
-	return left >= (int)sizeof(*a) && a->nla_len >= sizeof(*a) &&
-	       a->nla_len <= left;
-}
-
-static const struct nlattr *nla_next(const struct nlattr *a, int *left)
-{
-	*left -= NLA_ALIGN(a->nla_len);
-	return (const void *)a + NLA_ALIGN(a->nla_len);
-}
-
-struct msg {
-	struct nlmsghdr nlh;
-	struct genlmsghdr genl;
-	char attrs[512];
-};
-
-static void msg_init(struct msg *m, __u16 type, __u8 cmd, __u16 flags)
-{
-	memset(m, 0, sizeof(*m));
-	m->nlh.nlmsg_len = NLMSG_LENGTH(GENL_HDRLEN);
-	m->nlh.nlmsg_type = type;
-	m->nlh.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | flags;
-	m->genl.cmd = cmd;
-	m->genl.version = 1;
-}
-
-static struct nlattr *msg_put(struct msg *m, __u16 type, const void *data,
-			      size_t len)
-{
-	struct nlattr *a = (void *)m + NLMSG_ALIGN(m->nlh.nlmsg_len);
-
-	a->nla_type = type;
-	a->nla_len = NLA_HDRLEN + len;
-	if (len)
-		memcpy(NLA_DATA(a), data, len);
-	m->nlh.nlmsg_len = NLMSG_ALIGN(m->nlh.nlmsg_len) + NLA_ALIGN(a->nla_len);
-	return a;
-}
-
-static void msg_nest_end(struct msg *m, struct nlattr *nest)
-{
-	nest->nla_len = (char *)m + m->nlh.nlmsg_len - (char *)nest;
-}
-
-static int nl_socket(void)
-{
-	struct timeval tv = { .tv_sec = WAIT_S };
-	int one = 1;
-	int fd;
-
-	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
-	if (fd < 0)
-		return -1;
-	if (setsockopt(fd, SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one)) ||
-	    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv))) {
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
-/* The extended ack message of an error (or of a dump's end), if any. */
-static void ext_ack_msg(struct nl *nl, const struct nlmsghdr *nlh)
-{
-	const struct nlmsgerr *e = NLMSG_DATA(nlh);
-	const struct nlattr *a;
-	size_t off;
-	int left;
-
-	nl->ext_msg[0] = '\0';
-	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS))
-		return;
-	if (nlh->nlmsg_type == NLMSG_DONE) {
-		off = sizeof(int);
-	} else {
-		off = sizeof(*e);
-		if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
-			off += e->msg.nlmsg_len - sizeof(e->msg);
-	}
-	off = NLMSG_LENGTH(off);
-	if (off > nlh->nlmsg_len)
-		return;
-	left = nlh->nlmsg_len - off;
-	for (a = (const void *)nlh + NLMSG_ALIGN(off); nla_ok(a, left);
-	     a = nla_next(a, &left))
-		if (a->nla_type == NLMSGERR_ATTR_MSG)
-			snprintf(nl->ext_msg, sizeof(nl->ext_msg), "%.*s",
-				 (int)(a->nla_len - NLA_HDRLEN),
-				 (char *)NLA_DATA(a));
-}
-
-/*
- * Sends @m and reads until its ack, a dump's end or an error; @cb gets
- * each other message. Returns 0, or the negative errno of the error.
- */
-static int nl_request(struct nl *nl, struct msg *m,
-		      void (*cb)(struct nl *nl, const struct nlmsghdr *nlh,
-				 void *arg),
-		      void *arg)
-{
-	static char buf[65536];
-	struct nlmsghdr *nlh;
-	ssize_t n;
-
-	m->nlh.nlmsg_seq = ++nl->seq;
-	nl->ext_msg[0] = '\0';
-	if (send(nl->fd, m, m->nlh.nlmsg_len, 0) < 0)
-		return -errno;
-	for (;;) {
-		n = recv(nl->fd, buf, sizeof(buf), 0);
-		if (n < 0)
-			return -errno;
-		for (nlh = (void *)buf; NLMSG_OK(nlh, n);
-		     nlh = NLMSG_NEXT(nlh, n)) {
-			if (nlh->nlmsg_seq != nl->seq)
-				continue;
-			if (nlh->nlmsg_type == NLMSG_ERROR) {
-				const struct nlmsgerr *e = NLMSG_DATA(nlh);
-
-				ext_ack_msg(nl, nlh);
-				return e->error;
-			}
-			if (nlh->nlmsg_type == NLMSG_DONE) {
-				int err;
-
-				/* An ack may follow: left unread. */
-				memcpy(&err, NLMSG_DATA(nlh), sizeof(err));
-				ext_ack_msg(nl, nlh);
-				return err;
-			}
-			if (cb)
-				cb(nl, nlh, arg);
-		}
-	}
-}
-
-/* A "uint": 4 bytes when it fits, else 8; else the reply is malformed. */
-static __u64 nla_uint(struct nl *nl, const struct nlattr *a)
-{
-	__u32 v32;
-	__u64 v;
-
-	if (a->nla_len == NLA_HDRLEN + sizeof(v32)) {
-		memcpy(&v32, NLA_DATA(a), sizeof(v32));
-		return v32;
-	}
-	if (a->nla_len == NLA_HDRLEN + sizeof(v)) {
-		memcpy(&v, NLA_DATA(a), sizeof(v));
-		if (v <= UINT32_MAX)
-			nl->malformed = true;
-		return v;
-	}
-	nl->malformed = true;
-	return 0;
-}
-
-static __u32 nla_u32(struct nl *nl, const struct nlattr *a)
-{
-	__u32 v;
-
-	if (a->nla_len != NLA_HDRLEN + sizeof(v)) {
-		nl->malformed = true;
-		return 0;
-	}
-	memcpy(&v, NLA_DATA(a), sizeof(v));
-	return v;
-}
-
-/* The attributes of a pool: at the top of page-pool-get, nested in info. */
-static void parse_pool_attr(struct nl *nl, const struct nlattr *a,
-			    struct pool *p)
-{
-	switch (a->nla_type & NLA_TYPE_MASK) {
-	case NETDEV_A_PAGE_POOL_ID:
-		p->id = nla_uint(nl, a);
-		break;
-	case NETDEV_A_PAGE_POOL_IFINDEX:
-		p->has_ifindex = true;
-		p->ifindex = nla_u32(nl, a);
-		break;
-	case NETDEV_A_PAGE_POOL_NAPI_ID:
-		p->has_napi_id = true;
-		p->napi_id = nla_uint(nl, a);
-		break;
-	case NETDEV_A_PAGE_POOL_INFLIGHT:
-		p->has_inflight = true;
-		p->inflight = nla_uint(nl, a);
-		break;
-	case NETDEV_A_PAGE_POOL_INFLIGHT_MEM:
-		p->has_inflight_mem = true;
-		p->inflight_mem = nla_uint(nl, a);
-		break;
-	case NETDEV_A_PAGE_POOL_DETACH_TIME:
-		p->has_detach_time = true;
-		p->detach_time = nla_uint(nl, a);
-		break;
-	default:
-		nl->malformed = true;	/* upstream's tools refuse it */
-	}
-}
-
-static void parse_pool(struct nl *nl, const struct nlmsghdr *nlh,
-		       struct pool *p)
-{
-	const struct genlmsghdr *g = NLMSG_DATA(nlh);
-	const struct nlattr *a, *b;
-	int left, inner, type;
-
-	memset(p, 0, sizeof(*p));
-	p->cmd = g->cmd;
-	left = nlh->nlmsg_len - NLMSG_LENGTH(GENL_HDRLEN);
-	for (a = (const void *)g + GENL_HDRLEN; nla_ok(a, left);
-	     a = nla_next(a, &left)) {
-		if (g->cmd != NETDEV_CMD_PAGE_POOL_STATS_GET) {
-			parse_pool_attr(nl, a, p);
-			continue;
-		}
-		switch (a->nla_type & NLA_TYPE_MASK) {
-		case NETDEV_A_PAGE_POOL_STATS_INFO:
-			inner = a->nla_len - NLA_HDRLEN;
-			for (b = NLA_DATA(a); nla_ok(b, inner);
-			     b = nla_next(b, &inner))
-				parse_pool_attr(nl, b, p);
-			break;
-		case NETDEV_A_PAGE_POOL_STATS_ALLOC_FAST:
-			p->alloc_fast = nla_uint(nl, a);
-			p->counters++;
-			break;
-		case NETDEV_A_PAGE_POOL_STATS_ALLOC_SLOW:
-			p->alloc_slow = nla_uint(nl, a);
-			p->counters++;
-			break;
-		default:
-			/* The other counters, after those two. */
-			type = a->nla_type & NLA_TYPE_MASK;
-			if (type < NETDEV_A_PAGE_POOL_STATS_ALLOC_FAST ||
-			    type > NETDEV_A_PAGE_POOL_STATS_MAX) {
-				nl->malformed = true;
-				break;
-			}
-			nla_uint(nl, a);
-			p->counters++;
-		}
-	}
-}
-
-struct pools {
-	int n;
-	struct pool p[MAX_POOLS];
-};
-
-static void collect(struct nl *nl, const struct nlmsghdr *nlh, void *arg)
-{
-	struct pools *ps = arg;
-
-	if (nlh->nlmsg_type != nl->family || ps->n == MAX_POOLS) {
-		nl->malformed = true;
-		return;
-	}
-	parse_pool(nl, nlh, &ps->p[ps->n++]);
-}
-
-/* Looks up a family's id and one of its multicast groups. */
-static void family_cb(struct nl *nl, const struct nlmsghdr *nlh, void *arg)
-{
-	const struct genlmsghdr *g = NLMSG_DATA(nlh);
-	const struct nlattr *a, *grp, *b;
-	int left, l2, l3;
-	__u32 id = 0;
-
-	left = nlh->nlmsg_len - NLMSG_LENGTH(GENL_HDRLEN);
-	for (a = (const void *)g + GENL_HDRLEN; nla_ok(a, left);
-	     a = nla_next(a, &left)) {
-		if (a->nla_type == CTRL_ATTR_FAMILY_ID)
-			memcpy(&nl->family, NLA_DATA(a), sizeof(nl->family));
-		if ((a->nla_type & NLA_TYPE_MASK) != CTRL_ATTR_MCAST_GROUPS)
-			continue;
-		l2 = a->nla_len - NLA_HDRLEN;
-		for (grp = NLA_DATA(a); nla_ok(grp, l2);
-		     grp = nla_next(grp, &l2)) {
-			bool ours = false;
-
-			l3 = grp->nla_len - NLA_HDRLEN;
-			for (b = NLA_DATA(grp); nla_ok(b, l3);
-			     b = nla_next(b, &l3)) {
-				if (b->nla_type == CTRL_ATTR_MCAST_GRP_ID)
-					memcpy(&id, NLA_DATA(b), sizeof(id));
-				if (b->nla_type == CTRL_ATTR_MCAST_GRP_NAME)
-					ours = !strcmp(NLA_DATA(b), arg);
-			}
-			if (ours)
-				nl->group = id;
-		}
-	}
-}
-
-/* Opens @nl on the netdev family; -ENOENT when the kernel has none. */
-static int nl_open(struct nl *nl)
-{
-	struct msg m;
-	int err;
-
-	memset(nl, 0, sizeof(*nl));
-	nl->fd = nl_socket();
-	if (nl->fd < 0)
-		return -errno;
-	msg_init(&m, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, 0);
-	msg_put(&m, CTRL_ATTR_FAMILY_NAME, NETDEV_FAMILY_NAME,
-		sizeof(NETDEV_FAMILY_NAME));
-	err = nl_request(nl, &m, family_cb, NETDEV_MCGRP_PAGE_POOL);
-	if (!err && (!nl->family || !nl->group))
-		err = -EPROTO;
-	if (err) {
-		close(nl->fd);
-		nl->fd = -1;
-	}
-	return err;
-}
-
-static int pool_dump(struct nl *nl, __u8 cmd, struct pools *ps)
-{
-	struct msg m;
-
-	ps->n = 0;
-	msg_init(&m, nl->family, cmd, NLM_F_DUMP);
-	return nl_request(nl, &m, collect, ps);
-}
-
-/* page-pool-get of an id given in @len bytes (4 or 8 for a valid one). */
-static int pool_get(struct nl *nl, __u64 id, size_t len, struct pool *p)
-{
-	struct pools ps = {};
-	__u32 id32 = id;
-	struct msg m;
-	int err;
-
-	msg_init(&m, nl->family, NETDEV_CMD_PAGE_POOL_GET, 0);
-	msg_put(&m, NETDEV_A_PAGE_POOL_ID, len == 4 ? (void *)&id32 : &id, len);
-	err = nl_request(nl, &m, collect, &ps);
-	if (!err && ps.n != 1)
-		return -EPROTO;
-	if (!err)
-		*p = ps.p[0];
-	return err;
-}
-
-static int pool_stats_get(struct nl *nl, __u64 id, struct pool *p)
-{
-	struct pools ps = {};
-	struct nlattr *nest;
-	__u32 id32 = id;
-	struct msg m;
-	int err;
-
-	msg_init(&m, nl->family, NETDEV_CMD_PAGE_POOL_STATS_GET, 0);
-	nest = msg_put(&m, NETDEV_A_PAGE_POOL_STATS_INFO | NLA_F_NESTED,
-		       NULL, 0);
-	msg_put(&m, NETDEV_A_PAGE_POOL_ID, &id32, sizeof(id32));
-	msg_nest_end(&m, nest);
-	err = nl_request(nl, &m, collect, &ps);
-	if (!err && ps.n != 1)
-		return -EPROTO;
-	if (!err)
-		*p = ps.p[0];
-	return err;
-}
-
-/* The pools of @ifindex among @ps, into @out. */
-static int pools_of(const struct pools *ps, __u32 ifindex, struct pools *out)
-{
-	int i;
-
-	out->n = 0;
-	for (i = 0; i < ps->n; i++)
-		if (ps->p[i].has_ifindex && ps->p[i].ifindex == ifindex)
-			out->p[out->n++] = ps->p[i];
-	return out->n;
-}
-
-static const struct pool *pool_find(const struct pools *ps, __u64 id)
-{
-	int i;
-
-	for (i = 0; i < ps->n; i++)
-		if (ps->p[i].id == id)
-			return &ps->p[i];
-	return NULL;
-}
-
-/* A socket in the page-pool group, bound: the kernel's notifications
- * come from port 0, and skip a socket with that port, unbound.
- */
-static int ntf_open(struct nl *nl)
-{
-	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
-	int fd = nl_socket();
-
-	if (fd < 0)
-		return -1;
-	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) ||
-	    setsockopt(fd, SOL_NETLINK, NETLINK_ADD_MEMBERSHIP, &nl->group,
-		       sizeof(nl->group))) {
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
-/* Reads one notification; 0, or -1 when none came within WAIT_S. */
-static int ntf_read(struct nl *nl, int fd, struct pool *p)
-{
-	static char buf[8192];
-	struct nlmsghdr *nlh = (void *)buf;
-	ssize_t n;
-
-	n = recv(fd, buf, sizeof(buf), 0);
-	if (n < 0 || !NLMSG_OK(nlh, n) || nlh->nlmsg_type != nl->family)
-		return -1;
-	if (NLMSG_NEXT(nlh, n) && n)
-		nl->malformed = true;	/* one notification per datagram */
-	parse_pool(nl, (void *)buf, p);
-	return 0;
-}
-
-/* ---- the tests ---- */
-
-/*
- * Ends the test as skipped from its setup: 6.1's harness goes on to the
- * test when the setup only returned after a SKIP.
- */
-#define SKIP_TEST(fmt, ...) \
-	SKIP(longjmp(_metadata->env, 1), fmt, ##__VA_ARGS__)
 
 FIXTURE(pp_nl) {
 	struct nl nl;
@@ -1091,6 +450,313 @@ TEST_F(pp_nl, pools_outlive_their_device)
 	if (h.sock >= 0)
 		close(h.sock);
 	close(fd);
+}
+
+/* ---- refusals, in detail ---- */
+
+/* @a and @b hold the same pools, on the same device, both attached or
+ * both detached (their pages in flight move with the RX traffic).
+ */
+static bool pools_same(const struct pools *a, const struct pools *b)
+{
+	const struct pool *p;
+	int i;
+
+	if (a->n != b->n)
+		return false;
+	for (i = 0; i < a->n; i++) {
+		p = pool_find(b, a->p[i].id);
+		if (!p || p->ifindex != a->p[i].ifindex ||
+		    p->has_detach_time != a->p[i].has_detach_time)
+			return false;
+	}
+	return true;
+}
+
+/* Where an attribute of @m starts, from the start of the message. */
+static long msg_offset(const struct msg *m, const struct nlattr *a)
+{
+	return (const char *)a - (const char *)m;
+}
+
+/*
+ * Requests the family refuses, each with the error, its message, and
+ * the offset of the attribute at fault where there is one; none of
+ * them changes a pool or sends a notification.
+ */
+TEST_F(pp_nl, refusals_point_at_the_fault)
+{
+	__u32 id = self->mine.p[0].id, bad = 0xfffffff0;
+	struct pools before, after;
+	struct nlattr *a, *nest;
+	__u16 id16 = id;
+	struct msg m;
+	int fd, err;
+
+	fd = ntf_open(&self->nl);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(NUM_RXQ, pools_now(_metadata, &self->nl, self->ifindex,
+				     &before));
+
+	/* An id of the wrong size: the id attribute is at fault. */
+	msg_init(&m, self->nl.family, NETDEV_CMD_PAGE_POOL_GET, 0);
+	a = msg_put(&m, NETDEV_A_PAGE_POOL_ID, &id16, sizeof(id16));
+	EXPECT_EQ(-EINVAL, nl_request(&self->nl, &m, collect, &after));
+	EXPECT_EQ(msg_offset(&m, a), self->nl.ext_offs);
+	EXPECT_STRNE("", self->nl.ext_msg);
+
+	/* An id no pool has, nested in a stats request: the id again. */
+	msg_init(&m, self->nl.family, NETDEV_CMD_PAGE_POOL_STATS_GET, 0);
+	nest = msg_put(&m, NETDEV_A_PAGE_POOL_STATS_INFO | NLA_F_NESTED,
+		       NULL, 0);
+	a = msg_put(&m, NETDEV_A_PAGE_POOL_ID, &bad, sizeof(bad));
+	msg_nest_end(&m, nest);
+	err = nl_request(&self->nl, &m, collect, &after);
+	if (err != -EOPNOTSUPP) {	/* else no CONFIG_PAGE_POOL_STATS */
+		EXPECT_EQ(-ENOENT, err);
+		EXPECT_EQ(msg_offset(&m, a), self->nl.ext_offs);
+	}
+
+	/* An attribute type the command does not know. */
+	msg_init(&m, self->nl.family, NETDEV_CMD_PAGE_POOL_GET, 0);
+	msg_put(&m, NETDEV_A_PAGE_POOL_ID, &id, sizeof(id));
+	a = msg_put(&m, NETDEV_A_PAGE_POOL_MAX + 1, &id, sizeof(id));
+	EXPECT_EQ(-EINVAL, nl_request(&self->nl, &m, collect, &after));
+	EXPECT_EQ(msg_offset(&m, a), self->nl.ext_offs);
+	EXPECT_STRNE("", self->nl.ext_msg);
+
+	/* Junk after the last attribute, too short to be one. */
+	msg_init(&m, self->nl.family, NETDEV_CMD_PAGE_POOL_GET, 0);
+	msg_put(&m, NETDEV_A_PAGE_POOL_ID, &id, sizeof(id));
+	memset((char *)&m + m.nlh.nlmsg_len, 0x2, 4);
+	m.nlh.nlmsg_len += 4;
+	EXPECT_EQ(-EINVAL, nl_request(&self->nl, &m, collect, &after));
+	EXPECT_STRNE("", self->nl.ext_msg);
+
+	/* The family is strict of its header: reserved bytes must be 0,
+	 * and flags the request cannot mean are refused.
+	 */
+	msg_init(&m, self->nl.family, NETDEV_CMD_PAGE_POOL_GET, 0);
+	msg_put(&m, NETDEV_A_PAGE_POOL_ID, &id, sizeof(id));
+	m.genl.reserved = 1;
+	EXPECT_EQ(-EINVAL, nl_request(&self->nl, &m, collect, &after));
+	EXPECT_STRNE("", self->nl.ext_msg);
+	msg_init(&m, self->nl.family, NETDEV_CMD_PAGE_POOL_GET, NLM_F_REPLACE);
+	msg_put(&m, NETDEV_A_PAGE_POOL_ID, &id, sizeof(id));
+	EXPECT_EQ(-EINVAL, nl_request(&self->nl, &m, collect, &after));
+	EXPECT_STRNE("", self->nl.ext_msg);
+	/* ... and the same request, well formed, is answered. */
+	msg_init(&m, self->nl.family, NETDEV_CMD_PAGE_POOL_GET, 0);
+	msg_put(&m, NETDEV_A_PAGE_POOL_ID, &id, sizeof(id));
+	EXPECT_EQ(0, nl_request(&self->nl, &m, collect, &after));
+	EXPECT_EQ(1, after.n);
+
+	ASSERT_EQ(NUM_RXQ, pools_now(_metadata, &self->nl, self->ifindex,
+				     &after));
+	EXPECT_TRUE(pools_same(&before, &after));
+	EXPECT_FALSE(ntf_pending(fd));
+	close(fd);
+}
+
+/* ---- dumps in parts ---- */
+
+#define MANY_DEVS	5
+#define MANY_RXQ	16
+#define SMALL_RING	64
+
+static int set_rx_ring(const char *ifname, __u32 n)
+{
+	struct ethtool_ringparam r = { .cmd = ETHTOOL_GRINGPARAM };
+	struct ifreq ifr = {};
+	int err;
+
+	snprintf(ifr.ifr_name, IFNAMSIZ, "%s", ifname);
+	ifr.ifr_data = (void *)&r;
+	err = if_ioctl(SIOCETHTOOL, &ifr);
+	if (err)
+		return err;
+	r.cmd = ETHTOOL_SRINGPARAM;
+	r.rx_pending = n;
+	return if_ioctl(SIOCETHTOOL, &ifr);
+}
+
+FIXTURE(pp_many) {
+	unsigned int ifindex[MANY_DEVS];
+	struct nl nl;
+};
+
+FIXTURE_SETUP(pp_many)
+{
+	char ifname[IFNAMSIZ];
+	int i, err;
+
+	self->nl.fd = -1;
+	if (access(BUS "/new_device", W_OK))
+		SKIP_TEST("no ppsim bus (CONFIG_PPSIM) or not root");
+	/* Small datagrams: a dump of many pools takes several. */
+	err = nl_open_len(&self->nl, 4096);
+	if (err == -ENOENT)
+		SKIP_TEST("kernel without the netdev netlink family");
+	ASSERT_EQ(0, err);
+	for (i = 0; i < MANY_DEVS; i++) {
+		ASSERT_EQ(0, dev_create_n(DEV_ID + 3 + i, MANY_RXQ));
+		ASSERT_EQ(0, dev_ifname(DEV_ID + 3 + i, ifname));
+		/* Small rings: many pools, not much memory. */
+		ASSERT_EQ(0, set_rx_ring(ifname, SMALL_RING));
+		ASSERT_EQ(0, if_set(ifname, true));
+		self->ifindex[i] = if_nametoindex(ifname);
+	}
+}
+
+FIXTURE_TEARDOWN(pp_many)
+{
+	int i;
+
+	for (i = 0; i < MANY_DEVS; i++)
+		dev_cleanup(DEV_ID + 3 + i);
+	if (self->nl.fd >= 0)
+		close(self->nl.fd);
+}
+
+/* Each device's pools are in @ps once each, and @ps is in id order. */
+static void check_listed(struct __test_metadata *_metadata,
+			 const struct pools *ps, const unsigned int *ifindex,
+			 int devs)
+{
+	struct pools mine;
+	int i, j, k;
+
+	for (i = 1; i < ps->n; i++)
+		EXPECT_LT(ps->p[i - 1].id, ps->p[i].id);
+	for (i = 0; i < devs; i++) {
+		EXPECT_EQ(MANY_RXQ, pools_of(ps, ifindex[i], &mine));
+		for (j = 0; j < mine.n; j++)
+			for (k = j + 1; k < mine.n; k++)
+				EXPECT_NE(mine.p[j].id, mine.p[k].id);
+	}
+}
+
+/* A dump bigger than a datagram goes on where it stopped. */
+TEST_F(pp_many, dump_in_parts)
+{
+	struct pools *ps = malloc(sizeof(*ps));
+	__u8 cmd[] = { NETDEV_CMD_PAGE_POOL_GET,
+		       NETDEV_CMD_PAGE_POOL_STATS_GET };
+	int i, err;
+
+	ASSERT_NE(NULL, ps);
+	for (i = 0; i < 2; i++) {
+		err = pool_dump(&self->nl, cmd[i], ps);
+		if (err == -EOPNOTSUPP && i)
+			break;	/* no CONFIG_PAGE_POOL_STATS */
+		ASSERT_EQ(0, err);
+		EXPECT_FALSE(self->nl.malformed);
+		TH_LOG("command %u: %d pools in %d datagrams", cmd[i], ps->n,
+		       self->nl.parts);
+		/* The counters take more room: two parts or more. */
+		if (i)
+			ASSERT_LE(3, self->nl.parts);
+		check_listed(_metadata, ps, self->ifindex, MANY_DEVS);
+	}
+	free(ps);
+}
+
+struct cut {
+	int id;
+	int err;
+};
+
+static void remove_dev(void *arg)
+{
+	struct cut *c = arg;
+
+	c->err = dev_destroy(c->id);
+}
+
+/*
+ * The first device goes between the dump's parts, after its pools were
+ * listed: the dump goes on from the last pool it listed, not from a
+ * count of them, so the others are each listed once all the same.
+ */
+TEST_F(pp_many, dump_goes_on_after_pools_go)
+{
+	struct pools *ps = malloc(sizeof(*ps));
+	struct cut c = { .id = DEV_ID + 3 };
+	struct pools first;
+	int err;
+
+	ASSERT_NE(NULL, ps);
+	self->nl.after_first = remove_dev;
+	self->nl.after_arg = &c;
+	err = pool_dump(&self->nl, NETDEV_CMD_PAGE_POOL_STATS_GET, ps);
+	if (err == -EOPNOTSUPP)
+		SKIP(return, "kernel without CONFIG_PAGE_POOL_STATS");
+	ASSERT_EQ(0, err);
+	ASSERT_EQ(0, c.err);
+	ASSERT_LE(3, self->nl.parts);
+	/* Listed in the first part, built before the device went. */
+	EXPECT_EQ(MANY_RXQ, pools_of(ps, self->ifindex[0], &first));
+	check_listed(_metadata, ps, self->ifindex + 1, MANY_DEVS - 1);
+	free(ps);
+}
+
+/* ---- network namespaces ---- */
+
+/*
+ * A listener in another network namespace hears nothing of pools that
+ * come and go in ours. The child listens there; we tell it to look
+ * once our own listener has had every notification, which netlink
+ * delivers to all listeners as it sends them.
+ */
+TEST_F(pp_nl, other_netns_hears_none)
+{
+	int ready[2], go[2], status, fd;
+	unsigned int ifindex;
+	struct pools ntf;
+	char c = 0;
+	pid_t pid;
+
+	ASSERT_EQ(0, pipe(ready));
+	ASSERT_EQ(0, pipe(go));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		struct nl nl;
+		int lfd;
+
+		close(ready[0]);
+		close(go[1]);
+		if (unshare(CLONE_NEWNET))
+			_exit(errno == EINVAL ? 2 : 1);
+		if (nl_open(&nl))
+			_exit(1);
+		lfd = ntf_open(&nl);
+		if (lfd < 0 || write(ready[1], &c, 1) != 1 ||
+		    read(go[0], &c, 1) != 1)
+			_exit(1);
+		_exit(ntf_pending(lfd) ? 3 : 0);
+	}
+	/* Ours closed: a child gone early reads as the end of the pipe. */
+	close(ready[1]);
+	close(go[0]);
+	fd = ntf_open(&self->nl);
+	ASSERT_LE(0, fd);
+	if (read(ready[0], &c, 1) == 1) {
+		ifindex = dev_up(DEV_ID + 1, false);
+		EXPECT_NE(0, ifindex);
+		EXPECT_EQ(0, dev_destroy(DEV_ID + 1));
+		/* The adds, then the dels. */
+		ntf_expect(_metadata, &self->nl, fd, 2 * NUM_RXQ, &ntf);
+		EXPECT_EQ(1, write(go[1], &c, 1));
+	}
+	close(go[1]);
+	close(ready[0]);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	close(fd);
+	ASSERT_TRUE(WIFEXITED(status));
+	if (WEXITSTATUS(status) == 2)
+		SKIP(return, "kernel without network namespaces");
+	EXPECT_EQ(0, WEXITSTATUS(status));
 }
 
 TEST_HARNESS_MAIN
