@@ -71,6 +71,9 @@ def cli(ynl, *args):
 def cli_json(tap, name, ynl, *args):
     """cli.py's reply, decoded, or None after a failed TAP line."""
     rc, out = cli(ynl, *args)
+    # What a user sees, for the log (and the README's example).
+    for line in out.splitlines():
+        print('# ' + line, flush=True)
     try:
         reply = json.loads(out) if rc == 0 else None
     except ValueError:

@@ -14,8 +14,9 @@
  * when the page comes back.
  *
  * /sys/kernel/debug/page_pool/holders lists each traced pool with pages
- * out (its id, its device's ifindex, 0 once it has none, and since when
- * it is detached) and the stacks holding them, oldest first; the
+ * out (its id, its device's ifindex as page-pool-get reports it, 0 once
+ * it has none, and since when it is detached) and the stacks holding
+ * them, oldest first; the
  * warning of a destroyed pool names the stack that holds the most.
  *
  * Tracing cannot be stopped: pages out at that moment would leave
@@ -29,7 +30,6 @@
 #include <linux/init.h>
 #include <linux/jiffies.h>
 #include <linux/mm.h>
-#include <linux/netdevice.h>
 #include <linux/seq_file.h>
 #include <linux/skbuff.h>
 #include <linux/sort.h>
@@ -331,7 +331,7 @@ static void pp_leak_show_pool(struct seq_file *seq, struct page_pool *pool)
 	if (!page_pool_get_holders(pool, h))
 		return;
 	seq_printf(seq, "pool %u ifindex %d", pool->user.id,
-		   pool->user.netdev ? pool->user.netdev->ifindex : 0);
+		   page_pool_listed_ifindex(pool));
 	if (pool->user.detached)
 		seq_printf(seq, " detached %llu s ago",
 			   ktime_get_boottime_seconds() -

@@ -67,6 +67,18 @@ static noinline struct page *pp_leak_take_in_refill(struct page_pool *pool)
 	return page_pool_alloc_pages(pool, GFP_KERNEL);
 }
 
+/* @n pages from one call site: a stack also says where in its caller
+ * each frame was, so a loop the compiler unrolls would make several.
+ */
+static noinline void pp_leak_refill_n(struct page_pool *pool,
+				      struct page **pages, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		pages[i] = pp_leak_take_in_refill(pool);
+}
+
 static noinline struct page *pp_leak_take_in_rescue(struct page_pool *pool)
 {
 	return page_pool_alloc_pages(pool, GFP_KERNEL);
@@ -80,8 +92,7 @@ static void pp_leak_groups_by_stack(struct kunit *test)
 	struct page *pages[4];
 	unsigned int i;
 
-	for (i = 0; i < 3; i++)
-		pages[i] = pp_leak_take_in_refill(t->pool);
+	pp_leak_refill_n(t->pool, pages, 3);
 	pages[3] = pp_leak_take_in_rescue(t->pool);
 	for (i = 0; i < 4; i++)
 		KUNIT_ASSERT_NOT_NULL(test, pages[i]);
@@ -146,14 +157,14 @@ static void pp_leak_warning_names_top_holder(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, page_pool_format_top_holder(t->pool, buf,
 							  PAGE_SIZE), 0);
 	pages[0] = pp_leak_take_in_rescue(t->pool);
-	pages[1] = pp_leak_take_in_refill(t->pool);
-	pages[2] = pp_leak_take_in_refill(t->pool);
+	pp_leak_refill_n(t->pool, pages + 1, 2);
 	for (i = 0; i < 3; i++)
 		KUNIT_ASSERT_NOT_NULL(test, pages[i]);
 
 	KUNIT_EXPECT_LT(test, 0, page_pool_format_top_holder(t->pool, buf,
 							     PAGE_SIZE));
-	KUNIT_EXPECT_TRUE(test, str_has_prefix(buf, "2 of its pages out "));
+	KUNIT_EXPECT_TRUE_MSG(test, str_has_prefix(buf, "2 of its pages out "),
+			      "%s", buf);
 	KUNIT_EXPECT_NOT_NULL(test, strstr(buf, "pp_leak_take_in_refill+"));
 	KUNIT_EXPECT_NULL(test, strstr(buf, "pp_leak_take_in_rescue"));
 	for (i = 0; i < 3; i++)

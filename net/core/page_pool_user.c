@@ -530,6 +530,21 @@ void page_pool_unlist(struct page_pool *pool)
 }
 
 /**
+ * page_pool_listed_ifindex() - the ifindex a listed pool is shown with
+ * @pool: a listed pool, under pp_nl_lock (as page_pool_show_listed()
+ *	calls its show function)
+ *
+ * Return: its device's ifindex, or 0 once the pool has none of its own
+ * (waiting under loopback, or hidden), as page-pool-get reports it.
+ */
+int page_pool_listed_ifindex(const struct page_pool *pool)
+{
+	if (!pool->user.netdev || pp_nl_on_loopback(pool))
+		return 0;
+	return pool->user.netdev->ifindex;
+}
+
+/**
  * page_pool_show_listed() - show each listed pool in a seq_file
  * @seq: the file
  * @show: called for each pool, in id order, under pp_nl_lock: it may

@@ -10,13 +10,18 @@
  * extended ack message), and follow the notifications of the
  * "page-pool" group as devices come and go, with pages still held by
  * a socket after their device has gone too. Dumps too big for one
- * datagram go on where they stopped, even when pools go in between;
- * another network namespace neither lists nor hears of our pools.
+ * datagram go on where they stopped, even when pools go in between or
+ * come and go in another process all along;
+ * another network namespace neither lists nor hears of our pools. With
+ * the leak trace (CONFIG_PAGE_POOL_LEAK_TRACE), the pages a socket holds
+ * past their device are named by the receive path that queued them.
  *
  * Needs root, and a kernel with CONFIG_PPSIM and our page_pool; skips
  * on a kernel without the family (6.1's own pool).
  */
 #include "ppsim_nl.h"
+
+#include <sys/mount.h>
 
 /* The frames per RX queue that the held pages carry. */
 #define HELD_FRAMES	32
@@ -409,47 +414,168 @@ static int wait_held(int sock, unsigned int ifindex, long long frames)
 	return -1;
 }
 
-/* A device goes while a socket holds frames in its pools' pages. */
-TEST_F(pp_nl, pools_outlive_their_device)
+/*
+ * Brings device @id up and has a UDP socket take HELD_FRAMES frames
+ * from each of its queues, which keep their pool pages; fills @h with
+ * the socket, the ifindex and the pools' ids. 0, or -1 (said why).
+ */
+static int hold_frames(struct __test_metadata *_metadata, struct nl *nl,
+		       int id, struct held *h)
 {
 	struct sockaddr_in sin = {
 		.sin_family = AF_INET,
 		.sin_port = htons(PPSIM_WIRE_DPORT),
 	};
-	struct held h = { .sock = -1 };
-	int fd, i, rcvbuf = 4 << 20;
+	int i, rcvbuf = 4 << 20;
 	struct pools all, mine;
 	char wire[32];
 
+	h->ifindex = dev_up(id, true);
+	h->sock = socket(AF_INET, SOCK_DGRAM, 0);
+	if (!h->ifindex || h->sock < 0)
+		return -1;
+	/* Room for every frame: each queue's pool must have pages held. */
+	if (setsockopt(h->sock, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf,
+		       sizeof(rcvbuf)) ||
+	    bind(h->sock, (void *)&sin, sizeof(sin)))
+		return -1;
+	snprintf(wire, sizeof(wire), "%d 64", HELD_FRAMES);
+	if (dev_attr_write(id, "wire", wire))
+		return -1;
+	/* Every queue's frames are up the stack and in the socket. */
+	if (wait_held(h->sock, h->ifindex, (long long)HELD_FRAMES * NUM_RXQ)) {
+		TH_LOG("rx_packets %lld of %d", if_rx_packets(h->ifindex),
+		       HELD_FRAMES * NUM_RXQ);
+		return -1;
+	}
+	if (pool_dump(nl, NETDEV_CMD_PAGE_POOL_GET, &all) ||
+	    pools_of(&all, h->ifindex, &mine) != NUM_RXQ)
+		return -1;
+	for (i = 0; i < NUM_RXQ; i++)
+		h->ids[i] = mine.p[i].id;
+	return 0;
+}
+
+/* A device goes while a socket holds frames in its pools' pages. */
+TEST_F(pp_nl, pools_outlive_their_device)
+{
+	struct held h = { .sock = -1 };
+	int fd;
+
 	fd = ntf_open(&self->nl);
 	ASSERT_LE(0, fd);
-	h.ifindex = dev_up(DEV_ID + 1, true);
-	ASSERT_NE(0, h.ifindex);
-	h.sock = socket(AF_INET, SOCK_DGRAM, 0);
-	ASSERT_LE(0, h.sock);
-	/* Room for every frame: each queue's pool must have pages held. */
-	ASSERT_EQ(0, setsockopt(h.sock, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf,
-				sizeof(rcvbuf)));
-	ASSERT_EQ(0, bind(h.sock, (void *)&sin, sizeof(sin)));
-	snprintf(wire, sizeof(wire), "%d 64", HELD_FRAMES);
-	ASSERT_EQ(0, dev_attr_write(DEV_ID + 1, "wire", wire));
-	/* Every queue's frames are up the stack and in the socket. */
-	ASSERT_EQ(0, wait_held(h.sock, h.ifindex,
-			       (long long)HELD_FRAMES * NUM_RXQ)) {
-		TH_LOG("rx_packets %lld of %d", if_rx_packets(h.ifindex),
-		       HELD_FRAMES * NUM_RXQ);
-	}
-
-	ASSERT_EQ(0, pool_dump(&self->nl, NETDEV_CMD_PAGE_POOL_GET, &all));
-	ASSERT_EQ(NUM_RXQ, pools_of(&all, h.ifindex, &mine));
-	for (i = 0; i < NUM_RXQ; i++)
-		h.ids[i] = mine.p[i].id;
+	ASSERT_EQ(0, hold_frames(_metadata, &self->nl, DEV_ID + 1, &h));
 	ASSERT_EQ(0, dev_destroy(DEV_ID + 1));
 	follow(_metadata, &self->nl, fd, h.ifindex, NUM_RXQ, true,
 	       check_on_loopback, &h);
 	if (h.sock >= 0)
 		close(h.sock);
 	close(fd);
+}
+
+/* ---- the leak trace (CONFIG_PAGE_POOL_LEAK_TRACE) ---- */
+
+#define DEBUGFS		"/sys/kernel/debug"
+#define LEAK_TRACE	DEBUGFS "/page_pool/leak_trace"
+#define HOLDERS		DEBUGFS "/page_pool/holders"
+
+/* Starts the trace: 0, or -errno (-ENOENT: a kernel without it). */
+static int leak_trace_start(void)
+{
+	if (access(LEAK_TRACE, F_OK) &&
+	    mount("debugfs", DEBUGFS, "debugfs", 0, NULL) && errno != EBUSY)
+		return -errno;
+	if (access(LEAK_TRACE, F_OK))
+		return -ENOENT;
+	return sysfs_write(LEAK_TRACE, "1");
+}
+
+/* Reads the holders file into @buf; its length, or -1. */
+static ssize_t holders_read(char *buf, size_t size)
+{
+	ssize_t n, len = 0;
+	int fd = open(HOLDERS, O_RDONLY);
+
+	if (fd < 0)
+		return -1;
+	while ((n = read(fd, buf + len, size - 1 - len)) > 0)
+		len += n;
+	close(fd);
+	buf[len] = 0;
+	return n < 0 ? -1 : len;
+}
+
+/* Pool @id's part of the holders listing in @all, NUL-terminated in
+ * @out; false if the listing has none.
+ */
+static bool holders_of(const char *all, __u64 id, char *out, size_t size)
+{
+	char head[40];
+	const char *at, *end;
+
+	snprintf(head, sizeof(head), "pool %llu ", (unsigned long long)id);
+	at = all;
+	while (at && strncmp(at, head, strlen(head))) {
+		at = strchr(at, '\n');
+		at = at ? at + 1 : NULL;
+	}
+	if (!at || !*at)
+		return false;
+	end = strstr(at, "\npool ");
+	end = end ? end + 1 : at + strlen(at);
+	if ((size_t)(end - at) >= size)
+		return false;
+	memcpy(out, at, end - at);
+	out[end - at] = 0;
+	return true;
+}
+
+/*
+ * A socket holds pool pages after their device is gone: the listing
+ * names it by the receive path that handed the frames to the stack
+ * (ppsim's NAPI poll, through skb_mark_for_recycle()), not by the
+ * refill that took the pages, and forgets the pools once it lets go.
+ */
+TEST_F(pp_nl, leak_trace_names_the_holder)
+{
+	static char all[1 << 16], part[1 << 14];
+	struct held h = { .sock = -1 };
+	int err, i;
+
+	err = leak_trace_start();
+	if (err == -ENOENT)
+		SKIP_TEST("kernel without CONFIG_PAGE_POOL_LEAK_TRACE");
+	ASSERT_EQ(0, err) TH_LOG("starting the trace: %s", strerror(-err));
+	ASSERT_EQ(0, hold_frames(_metadata, &self->nl, DEV_ID + 1, &h));
+	ASSERT_EQ(0, dev_destroy(DEV_ID + 1));
+
+	ASSERT_LT(0, holders_read(all, sizeof(all)));
+	for (i = 0; i < NUM_RXQ; i++) {
+		ASSERT_TRUE(holders_of(all, h.ids[i], part, sizeof(part)))
+			TH_LOG("pool %llu not listed:\n%s", h.ids[i], all);
+		/* Gone from its device, waiting under loopback. */
+		EXPECT_NE(NULL, strstr(part, " ifindex 0 detached "))
+			TH_LOG("%s", part);
+		EXPECT_NE(NULL, strstr(part, "__page_pool_note_skb+"))
+			TH_LOG("%s", part);
+		EXPECT_NE(NULL, strstr(part, "ppsim_poll+")) TH_LOG("%s", part);
+		EXPECT_EQ(NULL, strstr(part, "page_pool_alloc")) TH_LOG("%s", part);
+	}
+	/* What a user reads, for the log. */
+	if (holders_of(all, h.ids[0], part, sizeof(part)))
+		TH_LOG("%s", part);
+
+	close(h.sock);
+	h.sock = -1;
+	/* The last page back frees each pool, and its records with it. */
+	for (i = 0; i < WAIT_S * 10; i++) {
+		ASSERT_LE(0, holders_read(all, sizeof(all)));
+		if (!holders_of(all, h.ids[0], part, sizeof(part)) &&
+		    !holders_of(all, h.ids[1], part, sizeof(part)))
+			break;
+		usleep(100000);
+	}
+	EXPECT_LT(i, WAIT_S * 10) TH_LOG("still listed:\n%s", all);
 }
 
 /* ---- refusals, in detail ---- */
@@ -658,6 +784,63 @@ TEST_F(pp_many, dump_in_parts)
 			ASSERT_LE(3, self->nl.parts);
 		check_listed(_metadata, ps, self->ifindex, MANY_DEVS);
 	}
+	free(ps);
+}
+
+/* Devices another process creates, brings up and removes in turn. */
+#define CHURN_ROUNDS	40
+
+/* The child of dump_under_churn: 0 if every round went through. */
+static int churn(int id)
+{
+	char ifname[IFNAMSIZ];
+	int i;
+
+	for (i = 0; i < CHURN_ROUNDS; i++) {
+		if (dev_create_n(id, MANY_RXQ) || dev_ifname(id, ifname) ||
+		    set_rx_ring(ifname, SMALL_RING) || if_set(ifname, true) ||
+		    dev_destroy(id))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Pools come and go on another CPU (on SMP kernels) while dumps run:
+ * every dump is well formed, in id order, and lists each pool of the
+ * devices that stay exactly once; the kernel's checkers (KASAN, KCSAN,
+ * lockdep) watch the listing's locking meanwhile.
+ */
+TEST_F(pp_many, dump_under_churn)
+{
+	struct pools *ps = malloc(sizeof(*ps));
+	int churn_id = DEV_ID + 3 + MANY_DEVS;
+	int status, dumps = 0, err;
+	pid_t child;
+
+	ASSERT_NE(NULL, ps);
+	child = fork();
+	ASSERT_LE(0, child);
+	if (!child)
+		_exit(churn(churn_id));
+	do {
+		err = pool_dump(&self->nl, dumps % 2 ?
+				NETDEV_CMD_PAGE_POOL_STATS_GET :
+				NETDEV_CMD_PAGE_POOL_GET, ps);
+		if (err == -EOPNOTSUPP && dumps % 2)
+			err = 0;	/* no CONFIG_PAGE_POOL_STATS */
+		else if (!err)
+			check_listed(_metadata, ps, self->ifindex, MANY_DEVS);
+		EXPECT_EQ(0, err);
+		EXPECT_FALSE(self->nl.malformed);
+		dumps++;
+	} while (!err && waitpid(child, &status, WNOHANG) == 0);
+	if (err)
+		waitpid(child, &status, 0);
+	TH_LOG("%d dumps beside %d devices created and removed", dumps,
+	       CHURN_ROUNDS);
+	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status));
+	dev_cleanup(churn_id);
 	free(ps);
 }
 
