@@ -90,7 +90,7 @@ count_objects() {
 name=${out##*/}
 case $arch in
 um) first_min=8 first_objs=860 ;;
-um-bench) first_min=8 first_objs=834 ;;
+um-bench|um-bench-trace) first_min=8 first_objs=834 ;;
 x86_64) first_min=15 first_objs=1430 ;;
 x86_64-kcsan) first_min=14 first_objs=1265 ;;
 esac

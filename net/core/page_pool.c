@@ -617,7 +617,11 @@ struct page *page_pool_alloc_frag(struct page_pool *pool, unsigned int *offset,
 {
 	struct page *page = pp_alloc_frag(pool, offset, size, gfp);
 
-	pp_leak_note_out(pool, page);
+	/* The page's first fragment takes it out; a later one must not
+	 * overwrite the receive path that gave an earlier one away.
+	 */
+	if (page && !*offset)
+		pp_leak_note_out(pool, page);
 	return page;
 }
 EXPORT_SYMBOL(page_pool_alloc_frag);
@@ -656,7 +660,8 @@ struct page *page_pool_alloc(struct page_pool *pool, unsigned int *offset,
 	page = pp_alloc_frag(pool, offset, *size, gfp);
 	if (!page)
 		return NULL;
-	pp_leak_note_out(pool, page);
+	if (!*offset)
+		pp_leak_note_out(pool, page);
 	cut = pool->frag_offset - *offset;
 	if (pool->frag_offset + cut > span)
 		pool->frag_offset = span;

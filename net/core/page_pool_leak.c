@@ -81,7 +81,8 @@ static noinline depot_stack_handle_t pp_leak_save_stack(void)
 }
 
 /* Returners may run in hard IRQ: the lock is IRQ-safe. A page left
- * without a record (no memory) is counted as untraced in the listing.
+ * without a record (no memory) shows in the listing as one of the
+ * pool's pages in flight that are not traced.
  */
 static void pp_leak_store(struct page_pool *pool, struct page *page,
 			  depot_stack_handle_t stack)
@@ -129,8 +130,9 @@ static void pp_leak_note_page(struct page *page, depot_stack_handle_t stack)
 
 	if ((head->pp_magic & ~PP_MAGIC_ALLOC_BITS) != PP_SIGNATURE)
 		return;
-	pool = head->pp;
-	if (pool->traced)
+	/* A page the skb shares may leave its pool meanwhile. */
+	pool = READ_ONCE(head->pp);
+	if (pool && pool->traced)
 		pp_leak_store(pool, head, stack);
 }
 
@@ -140,7 +142,9 @@ static void pp_leak_note_page(struct page *page, depot_stack_handle_t stack)
  *
  * Called through page_pool_note_skb() once tracing is on: the head's
  * page and each fragment's page that belong to a traced pool get the
- * caller's stack as their last holder.
+ * caller's stack as their last holder. The skb holds a reference on
+ * each, so a pool page stays in its pool meanwhile, unless the skb
+ * shares it with someone who takes it out (page_pool_release_page()).
  */
 void __page_pool_note_skb(const struct sk_buff *skb)
 {
@@ -307,7 +311,7 @@ void page_pool_warn_top_holder(struct page_pool *pool)
 		return;
 	buf = kmalloc(PAGE_SIZE, GFP_KERNEL);
 	if (buf && page_pool_format_top_holder(pool, buf, PAGE_SIZE))
-		pr_warn("pool %p: %s", pool, buf);
+		pr_warn("pool %p (id %u): %s", pool, pool->user.id, buf);
 	kfree(buf);
 }
 
@@ -320,6 +324,13 @@ static void pp_leak_show_stack(struct seq_file *seq,
 	n = stack_depot_fetch(stack, &frames);
 	for (i = 0; i < n; i++)
 		seq_printf(seq, "    %pS\n", (void *)frames[i]);
+}
+
+/* Pages out of the pool by its counts, which may lag by a page. */
+static s32 pp_leak_inflight(const struct page_pool *pool)
+{
+	return READ_ONCE(pool->pages_state_hold_cnt) -
+	       atomic_read(&pool->pages_state_release_cnt);
 }
 
 /* Under pp_nl_lock, which keeps @pool's user fields still. */
@@ -336,7 +347,8 @@ static void pp_leak_show_pool(struct seq_file *seq, struct page_pool *pool)
 		seq_printf(seq, " detached %llu s ago",
 			   ktime_get_boottime_seconds() -
 			   pool->user.detach_time);
-	seq_printf(seq, ": %u pages out traced\n", h->traced);
+	seq_printf(seq, ": %u pages out traced of %d in flight\n", h->traced,
+		   pp_leak_inflight(pool));
 	for (g = h->group; g < h->group + h->groups; g++) {
 		seq_printf(seq, "  %u pages, the oldest out %lu s, last taken at:\n",
 			   g->pages, g->age / HZ);

@@ -192,6 +192,33 @@ static void pp_leak_fragments_keep_the_page(struct kunit *test)
 	t->pool = NULL;
 }
 
+/* A later fragment of a page leaves the receive path its holder. */
+static void pp_leak_fragment_keeps_receive_path(struct kunit *test)
+{
+	struct pp_leak_test *t = test->priv;
+	const struct page_pool_holder *top;
+	unsigned int offset, offset2;
+	struct sk_buff *skb;
+	struct page *a, *b;
+
+	a = page_pool_alloc_frag(t->pool, &offset, 1024, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	skb = build_skb(page_address(a) + offset, 1024);
+	if (!skb)
+		page_pool_put_page(t->pool, a, -1, false);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	pp_leak_hand_to_stack(skb);
+	b = page_pool_alloc_frag(t->pool, &offset2, 1024, GFP_KERNEL);
+	KUNIT_EXPECT_PTR_EQ(test, a, b);
+
+	KUNIT_EXPECT_EQ(test, page_pool_get_holders(t->pool, &t->holders), 1);
+	top = page_pool_top_holder(&t->holders);
+	KUNIT_EXPECT_TRUE(test, pp_leak_stack_has(top, "pp_leak_hand_to_stack"));
+	kfree_skb(skb);
+	if (b)
+		page_pool_put_page(t->pool, b, -1, false);
+}
+
 /* A page taken out of the pool for good is no longer its holder's. */
 static void pp_leak_release_forgets(struct kunit *test)
 {
@@ -206,18 +233,42 @@ static void pp_leak_release_forgets(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, page_pool_get_holders(t->pool, &t->holders), 0);
 }
 
-/* An skb whose head is not a pool page records nothing, and is safe. */
+/* Pages of no pool in a marked skb are left alone, and freed as usual. */
 static void pp_leak_skb_without_pool_pages(struct kunit *test)
 {
 	struct pp_leak_test *t = test->priv;
 	struct sk_buff *skb;
+	struct page *page;
 
 	skb = alloc_skb(128, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, skb);
+	page = alloc_page(GFP_KERNEL);
+	if (!page)
+		kfree_skb(skb);
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	skb_add_rx_frag(skb, 0, page, 0, 64, PAGE_SIZE);
+	/* A fragment: the hook looks at its page, and finds no pool. */
 	pp_leak_hand_to_stack(skb);
 	KUNIT_EXPECT_EQ(test, page_pool_get_holders(t->pool, &t->holders), 0);
-	skb->pp_recycle = 0;
 	kfree_skb(skb);
+}
+
+/* Pages given back in bulk, as XDP frames are, are forgotten. */
+static void pp_leak_bulk_return_forgets(struct kunit *test)
+{
+	struct pp_leak_test *t = test->priv;
+	struct page *pages[2];
+	void *data[2];
+	unsigned int i;
+
+	pp_leak_refill_n(t->pool, pages, 2);
+	for (i = 0; i < 2; i++) {
+		KUNIT_ASSERT_NOT_NULL(test, pages[i]);
+		data[i] = page_address(pages[i]);
+	}
+	KUNIT_EXPECT_EQ(test, page_pool_get_holders(t->pool, &t->holders), 2);
+	page_pool_put_page_bulk(t->pool, data, 2);
+	KUNIT_EXPECT_EQ(test, page_pool_get_holders(t->pool, &t->holders), 0);
 }
 
 static struct kunit_case pp_leak_cases[] = {
@@ -225,8 +276,10 @@ static struct kunit_case pp_leak_cases[] = {
 	KUNIT_CASE(pp_leak_skb_names_receive_path),
 	KUNIT_CASE(pp_leak_warning_names_top_holder),
 	KUNIT_CASE(pp_leak_fragments_keep_the_page),
+	KUNIT_CASE(pp_leak_fragment_keeps_receive_path),
 	KUNIT_CASE(pp_leak_release_forgets),
 	KUNIT_CASE(pp_leak_skb_without_pool_pages),
+	KUNIT_CASE(pp_leak_bulk_return_forgets),
 	{}
 };
 
