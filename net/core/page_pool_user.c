@@ -13,7 +13,10 @@
  *
  * **Ids.** Every pool is listed at creation in pp_nl_pools under an id
  * from 1 to U32_MAX, handed out cyclically so that an id names one
- * pool for a long time; the id goes when the pool is freed.
+ * pool for a long time; the id goes when the pool is freed. Dumps list
+ * the pools in id order and go on after the last id they sent, so that
+ * pools going between a dump's parts make it skip or repeat none of the
+ * others (upstream walks each device's own list instead).
  *
  * **Visibility.** A pool is shown only while it has a device,
  * pool->user.netdev, and only to requesters in that device's network
