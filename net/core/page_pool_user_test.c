@@ -718,6 +718,69 @@ static void ppu_stats_get_names_pool(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, m.val[NETDEV_A_PAGE_POOL_IFINDEX],
 			ctx->dev->ifindex);
 }
+
+/*
+ * Each counter under its own attribute: the pool's counters are made
+ * to differ where two attributes could be swapped (fast and slow, ring
+ * and cached), then every attribute is compared with its field.
+ */
+static void ppu_stats_get_maps_every_counter(struct kunit *test)
+{
+	struct ppu_ctx *ctx = test->priv;
+	struct page_pool_stats s;
+	struct page_pool *pool;
+	struct page *pages[3];
+	struct ppu_msg m;
+	int i;
+
+	ppu_add_netdev(ctx);
+	pool = ppu_create(ctx, 0, ctx->dev, NULL);
+	for (i = 0; i < 3; i++)
+		pages[i] = pp_test_alloc(pool);
+	for (i = 0; i < 3; i++)
+		KUNIT_ASSERT_NOT_NULL(test, pages[i]);
+	page_pool_put_full_page(pool, pages[0], false);
+	page_pool_put_full_page(pool, pages[1], false);
+	/* BH off: the caller may be the pool's owner, a direct return. */
+	local_bh_disable();
+	page_pool_put_full_page(pool, pages[2], true);
+	local_bh_enable();
+	s = pp_test_stats(pool);
+	KUNIT_EXPECT_EQ(test, s.alloc_stats.slow, 1);
+	KUNIT_EXPECT_EQ(test, s.alloc_stats.fast, 2);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.ring, 2);
+	KUNIT_EXPECT_EQ(test, s.recycle_stats.cached, 1);
+
+	ppu_send(ctx, ctx->family, 0, NETDEV_CMD_PAGE_POOL_STATS_GET,
+		 ppu_put_stats_info, pool->user.id);
+	KUNIT_ASSERT_EQ(test, ppu_reply(ctx, &m), 0);
+	KUNIT_EXPECT_EQ(test, m.val[NETDEV_A_PAGE_POOL_STATS_ALLOC_FAST],
+			s.alloc_stats.fast);
+	KUNIT_EXPECT_EQ(test, m.val[NETDEV_A_PAGE_POOL_STATS_ALLOC_SLOW],
+			s.alloc_stats.slow);
+	KUNIT_EXPECT_EQ(test,
+			m.val[NETDEV_A_PAGE_POOL_STATS_ALLOC_SLOW_HIGH_ORDER],
+			s.alloc_stats.slow_high_order);
+	KUNIT_EXPECT_EQ(test, m.val[NETDEV_A_PAGE_POOL_STATS_ALLOC_EMPTY],
+			s.alloc_stats.empty);
+	KUNIT_EXPECT_EQ(test, m.val[NETDEV_A_PAGE_POOL_STATS_ALLOC_REFILL],
+			s.alloc_stats.refill);
+	KUNIT_EXPECT_EQ(test, m.val[NETDEV_A_PAGE_POOL_STATS_ALLOC_WAIVE],
+			s.alloc_stats.waive);
+	KUNIT_EXPECT_EQ(test, m.val[NETDEV_A_PAGE_POOL_STATS_RECYCLE_CACHED],
+			s.recycle_stats.cached);
+	KUNIT_EXPECT_EQ(test,
+			m.val[NETDEV_A_PAGE_POOL_STATS_RECYCLE_CACHE_FULL],
+			s.recycle_stats.cache_full);
+	KUNIT_EXPECT_EQ(test, m.val[NETDEV_A_PAGE_POOL_STATS_RECYCLE_RING],
+			s.recycle_stats.ring);
+	KUNIT_EXPECT_EQ(test,
+			m.val[NETDEV_A_PAGE_POOL_STATS_RECYCLE_RING_FULL],
+			s.recycle_stats.ring_full);
+	KUNIT_EXPECT_EQ(test,
+			m.val[NETDEV_A_PAGE_POOL_STATS_RECYCLE_RELEASED_REFCNT],
+			s.recycle_stats.released_refcnt);
+}
 #endif
 
 static struct kunit_case ppu_cases[] = {
@@ -739,6 +802,7 @@ static struct kunit_case ppu_cases[] = {
 	KUNIT_CASE(ppu_unregister_notifies_change),
 #ifdef CONFIG_PAGE_POOL_STATS
 	KUNIT_CASE(ppu_stats_get_names_pool),
+	KUNIT_CASE(ppu_stats_get_maps_every_counter),
 #endif
 	{}
 };
