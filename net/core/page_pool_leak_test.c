@@ -62,9 +62,18 @@ static void pp_leak_test_exit(struct kunit *test)
 	page_pool_destroy(t->pool);
 }
 
+/*
+ * The functions whose names the cases look for in the recorded stacks.
+ * Each does something after its call, so that the call is not a tail
+ * call: a jump leaves no frame of the caller (x86, without frame
+ * pointers), and the stack would name the function above it instead.
+ */
 static noinline struct page *pp_leak_take_in_refill(struct page_pool *pool)
 {
-	return page_pool_alloc_pages(pool, GFP_KERNEL);
+	struct page *page = page_pool_alloc_pages(pool, GFP_KERNEL);
+
+	barrier();
+	return page;
 }
 
 /* @n pages from one call site: a stack also says where in its caller
@@ -81,7 +90,10 @@ static noinline void pp_leak_refill_n(struct page_pool *pool,
 
 static noinline struct page *pp_leak_take_in_rescue(struct page_pool *pool)
 {
-	return page_pool_alloc_pages(pool, GFP_KERNEL);
+	struct page *page = page_pool_alloc_pages(pool, GFP_KERNEL);
+
+	barrier();
+	return page;
 }
 
 /* Pages go by stack, the one holding most is named, and all go back. */
@@ -117,6 +129,7 @@ static void pp_leak_groups_by_stack(struct kunit *test)
 static noinline void pp_leak_hand_to_stack(struct sk_buff *skb)
 {
 	skb_mark_for_recycle(skb);
+	barrier();
 }
 
 /* The receive path that marks an skb takes over its pages' records. */
