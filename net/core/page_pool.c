@@ -564,8 +564,9 @@ static struct page *pp_frag_retire(struct page_pool *pool)
 	return NULL;
 }
 
-static struct page *pp_alloc_frag(struct page_pool *pool, unsigned int *offset,
-				  unsigned int size, gfp_t gfp)
+static __always_inline struct page *
+pp_alloc_frag(struct page_pool *pool, unsigned int *offset, unsigned int size,
+	      gfp_t gfp)
 {
 	unsigned int span = pp_span(pool);
 	struct page *page = pool->frag_page;
@@ -617,11 +618,7 @@ struct page *page_pool_alloc_frag(struct page_pool *pool, unsigned int *offset,
 {
 	struct page *page = pp_alloc_frag(pool, offset, size, gfp);
 
-	/* The page's first fragment takes it out; a later one must not
-	 * overwrite the receive path that gave an earlier one away.
-	 */
-	if (page && !*offset)
-		pp_leak_note_out(pool, page);
+	pp_leak_note_frag_out(pool, page, *offset);
 	return page;
 }
 EXPORT_SYMBOL(page_pool_alloc_frag);
@@ -660,8 +657,7 @@ struct page *page_pool_alloc(struct page_pool *pool, unsigned int *offset,
 	page = pp_alloc_frag(pool, offset, *size, gfp);
 	if (!page)
 		return NULL;
-	if (!*offset)
-		pp_leak_note_out(pool, page);
+	pp_leak_note_frag_out(pool, page, *offset);
 	cut = pool->frag_offset - *offset;
 	if (pool->frag_offset + cut > span)
 		pool->frag_offset = span;

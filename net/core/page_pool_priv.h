@@ -52,6 +52,18 @@ static __always_inline void pp_leak_note_out(struct page_pool *pool,
 		page_pool_note_out(pool, page);
 }
 
+/* A fragment's page leaves with its first fragment: a later one must
+ * not overwrite the receive path that gave an earlier one away. The
+ * key first, so that the off state reads nothing.
+ */
+static __always_inline void pp_leak_note_frag_out(struct page_pool *pool,
+						  struct page *page,
+						  unsigned int offset)
+{
+	if (static_branch_unlikely(&page_pool_leak_trace) && page && !offset)
+		page_pool_note_out(pool, page);
+}
+
 /* Each page back in the pool, or leaving it for good. */
 static __always_inline void pp_leak_note_back(struct page_pool *pool,
 					      struct page *page)
@@ -65,6 +77,11 @@ static inline void pp_leak_note_out(struct page_pool *pool, struct page *page)
 }
 
 static inline void pp_leak_note_back(struct page_pool *pool, struct page *page)
+{
+}
+
+static inline void pp_leak_note_frag_out(struct page_pool *pool,
+					 struct page *page, unsigned int offset)
 {
 }
 
