@@ -34,18 +34,12 @@ pool_patches="0027-page_pool-add-kconfig-and-makefile-hooks-for-netlink.patch
 # Where our own files live, at their kernel paths.
 overlay_dirs="net include drivers Documentation tools lib"
 
-is_pool_file() {
-	local p
-	for p in $pool_files; do
-		[ "$p" = "$1" ] && return 0
-	done
-	return 1
-}
-
-is_pool_patch() {
-	local p
-	for p in $pool_patches; do
-		[ "$p" = "$1" ] && return 0
+# listed WORD LIST...: whether WORD is one of the words of LIST.
+listed() {
+	local w=$1 p
+	shift
+	for p in $*; do
+		[ "$p" = "$w" ] && return 0
 	done
 	return 1
 }
@@ -91,7 +85,7 @@ trap 'rm -rf "$stage"' EXIT
 # 1. Patched files: pristine copies, then the series applied in order.
 while read -r p; do
 	case $p in ''|'#'*) continue ;; esac
-	[ "$variant" = base ] && is_pool_patch "$p" && continue
+	[ "$variant" = base ] && listed "$p" $pool_patches && continue
 	for f in $(sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$top/patches/$p"); do
 		[ -e "$stage/$f" ] && continue
 		mkdir -p "$stage/$(dirname "$f")"
@@ -108,7 +102,7 @@ done < "$top/patches/series"
 (cd "$top" && git ls-files -co --exclude-standard -- $overlay_dirs) |
 while read -r f; do
 	[ -f "$top/$f" ] || continue
-	if [ "$variant" = base ] && is_pool_file "$f"; then
+	if [ "$variant" = base ] && listed "$f" $pool_files; then
 		continue
 	fi
 	mkdir -p "$stage/$(dirname "$f")"
