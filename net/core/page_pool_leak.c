@@ -326,13 +326,6 @@ static void pp_leak_show_stack(struct seq_file *seq,
 		seq_printf(seq, "    %pS\n", (void *)frames[i]);
 }
 
-/* Pages out of the pool by its counts, which may lag by a page. */
-static s32 pp_leak_inflight(const struct page_pool *pool)
-{
-	return READ_ONCE(pool->pages_state_hold_cnt) -
-	       atomic_read(&pool->pages_state_release_cnt);
-}
-
 /* Under pp_nl_lock, which keeps @pool's user fields still. */
 static void pp_leak_show_pool(struct seq_file *seq, struct page_pool *pool)
 {
@@ -347,8 +340,8 @@ static void pp_leak_show_pool(struct seq_file *seq, struct page_pool *pool)
 		seq_printf(seq, " detached %llu s ago",
 			   ktime_get_boottime_seconds() -
 			   pool->user.detach_time);
-	seq_printf(seq, ": %u pages out traced of %d in flight\n", h->traced,
-		   pp_leak_inflight(pool));
+	seq_printf(seq, ": %u pages out traced of %llu in flight\n", h->traced,
+		   page_pool_listed_inflight(pool));
 	for (g = h->group; g < h->group + h->groups; g++) {
 		seq_printf(seq, "  %u pages, the oldest out %lu s, last taken at:\n",
 			   g->pages, g->age / HZ);

@@ -19,6 +19,7 @@ int page_pool_list(struct page_pool *pool);
 void page_pool_detached(struct page_pool *pool);
 void page_pool_unlist(struct page_pool *pool);
 int page_pool_listed_ifindex(const struct page_pool *pool);
+u64 page_pool_listed_inflight(const struct page_pool *pool);
 int page_pool_show_listed(struct seq_file *seq,
 			  void (*show)(struct seq_file *seq,
 				       struct page_pool *pool));

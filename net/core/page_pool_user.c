@@ -548,6 +548,17 @@ int page_pool_listed_ifindex(const struct page_pool *pool)
 }
 
 /**
+ * page_pool_listed_inflight() - a listed pool's pages out, as netlink says
+ * @pool: a listed pool
+ *
+ * Return: what page-pool-get reports as inflight.
+ */
+u64 page_pool_listed_inflight(const struct page_pool *pool)
+{
+	return pp_nl_inflight(pool);
+}
+
+/**
  * page_pool_show_listed() - show each listed pool in a seq_file
  * @seq: the file
  * @show: called for each pool, in id order, under pp_nl_lock: it may
