@@ -114,7 +114,9 @@ result "$muts_rc" "mutants.sh --dry-run: every mutant applies once"
 result "$docs_rc" "check-docs.sh: page_pool.rst and sysfs-bus-ppsim build without a warning"
 
 for f in $files; do
-	r=$("$src/scripts/checkpatch.pl" --strict --no-tree -f "$top/$f" 2>&1)
+	# From the top, so the file's path says net/ and checkpatch applies
+	# netdev's rules (block comments) as it does to the series' patches.
+	r=$(cd "$top" && "$src/scripts/checkpatch.pl" --strict --no-tree -f "$f" 2>&1)
 	# A here-string, not a pipe: under pipefail, grep -q quitting early
 	# could fail the echo feeding it and so the test.
 	if ! grep -q 'total: 0 errors, 0 warnings, 0 checks' <<<"$r"; then

@@ -62,8 +62,7 @@ static void pp_leak_test_exit(struct kunit *test)
 	page_pool_destroy(t->pool);
 }
 
-/*
- * The functions whose names the cases look for in the recorded stacks.
+/* The functions whose names the cases look for in the recorded stacks.
  * Each does something after its call, so that the call is not a tail
  * call: a jump leaves no frame of the caller (x86, without frame
  * pointers), and the stack would name the function above it instead.

@@ -162,7 +162,7 @@ static u64 pp_nl_inflight(const struct page_pool *pool)
 	u32 release = atomic_read(&pool->pages_state_release_cnt);
 	s32 inflight = READ_ONCE(pool->pages_state_hold_cnt) - release;
 
-	return inflight > 0 ? inflight : 0;
+	return max_t(s32, inflight, 0);
 }
 
 /* Under pp_nl_lock, for a visible pool: id and ifindex. */

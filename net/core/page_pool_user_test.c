@@ -719,8 +719,7 @@ static void ppu_stats_get_names_pool(struct kunit *test)
 			ctx->dev->ifindex);
 }
 
-/*
- * Each counter under its own attribute: the pool's counters are made
+/* Each counter under its own attribute: the pool's counters are made
  * to differ where two attributes could be swapped (fast and slow, ring
  * and cached), then every attribute is compared with its field.
  */
