@@ -369,6 +369,15 @@ static ssize_t pp_hold_store(struct device *dev, struct device_attribute *attr,
 		dev_warn(dev, "pp_hold: want 1 (hold a page) or 0 (release it)\n");
 		return -EINVAL;
 	}
+#ifndef PAGE_POOL_HAS_NETDEV
+	/* 6.1's pool drops its device reference from a work item after the
+	 * last page returns, which may run after the module is gone.
+	 */
+	if (hold) {
+		dev_warn(dev, "pp_hold: 6.1's page pool cannot outlive the device\n");
+		return -EOPNOTSUPP;
+	}
+#endif
 	rtnl_lock();
 	if (hold && !priv->held) {
 		err = ppsim_pp_hold(priv);

@@ -9,8 +9,8 @@
  * under loopback, with the page in flight, and go once it is released,
  * each step told in order in the "page-pool" group.
  *
- * Needs root, and a kernel with CONFIG_PPSIM and our page_pool; skips
- * on a kernel without the family (6.1's own pool).
+ * Needs root, and a kernel with CONFIG_PPSIM; on a kernel without the
+ * family (6.1's own pool), only checks that pp_hold is refused.
  */
 #include "ppsim_nl.h"
 
@@ -263,6 +263,29 @@ TEST_F(pp_hold, refusals)
 	ASSERT_EQ(0, bus_read_u("held_pages", &held));
 	EXPECT_EQ(0, held);
 	EXPECT_FALSE(ntf_pending(d->ntf));
+}
+
+/* 6.1's pool cannot outlive its device: pp_hold refuses to hold a page. */
+TEST(refused_by_6_1_pool)
+{
+	char ifname[IFNAMSIZ];
+	struct nl nl;
+	int err;
+
+	if (access(BUS "/new_device", W_OK))
+		SKIP(return, "no ppsim bus (CONFIG_PPSIM) or not root");
+	err = nl_open(&nl);
+	if (!err)
+		close(nl.fd);
+	if (err != -ENOENT)
+		SKIP(return, "our page pool, which pp_hold's other cases cover");
+	ASSERT_EQ(0, dev_create(DEV_ID + 2));
+	EXPECT_EQ(0, dev_attr_write(DEV_ID + 2, "rx_mode", "pool"));
+	EXPECT_EQ(0, dev_ifname(DEV_ID + 2, ifname));
+	EXPECT_EQ(0, if_set(ifname, true));
+	EXPECT_EQ(-EOPNOTSUPP, dev_attr_write(DEV_ID + 2, "pp_hold", "1"));
+	EXPECT_EQ(0, pp_hold_read(DEV_ID + 2));
+	dev_cleanup(DEV_ID + 2);
 }
 
 TEST_HARNESS_MAIN
