@@ -854,12 +854,12 @@ void page_pool_put_page_bulk(struct page_pool *pool, void **data, int count)
 			page_pool_put_defragged_page(pool, page, -1, false);
 			continue;
 		}
-		pp_leak_note_back(pool, page);
 		data[kept++] = page;
 	}
 	/* The pool may be gone once its pages are: touch it only for more. */
 	if (!kept)
 		return;
+	pp_leak_note_back_bulk(pool, data, kept);
 
 	cached = pp_napi_local(pool) ? pp_cache_put_bulk(pool, data, kept) : 0;
 	if (cached == kept)

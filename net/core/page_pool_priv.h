@@ -72,12 +72,30 @@ static __always_inline void pp_leak_note_back(struct page_pool *pool,
 	if (static_branch_unlikely(&page_pool_leak_trace))
 		page_pool_note_back(pool, page);
 }
+
+/* A bulk return's pages, in a pass of their own: the loop that sorts
+ * them then has no call to keep its registers across.
+ */
+static __always_inline void pp_leak_note_back_bulk(struct page_pool *pool,
+						   void **pages, int count)
+{
+	int i;
+
+	if (static_branch_unlikely(&page_pool_leak_trace))
+		for (i = 0; i < count; i++)
+			page_pool_note_back(pool, pages[i]);
+}
 #else
 static inline void pp_leak_note_out(struct page_pool *pool, struct page *page)
 {
 }
 
 static inline void pp_leak_note_back(struct page_pool *pool, struct page *page)
+{
+}
+
+static inline void pp_leak_note_back_bulk(struct page_pool *pool, void **pages,
+					  int count)
 {
 }
 
