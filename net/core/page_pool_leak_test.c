@@ -9,6 +9,7 @@
 #include <kunit/test.h>
 #include <linux/kallsyms.h>
 #include <linux/mm.h>
+#include <linux/sched.h>
 #include <linux/skbuff.h>
 #include <net/page_pool.h>
 
@@ -87,9 +88,12 @@ static noinline void pp_leak_refill_n(struct page_pool *pool,
 		pages[i] = pp_leak_take_in_refill(pool);
 }
 
+/* Not GFP_KERNEL as above: the compiler would fold two identical
+ * functions into one, and both names would then be the same frame.
+ */
 static noinline struct page *pp_leak_take_in_rescue(struct page_pool *pool)
 {
-	struct page *page = page_pool_alloc_pages(pool, GFP_KERNEL);
+	struct page *page = page_pool_alloc_pages(pool, GFP_ATOMIC);
 
 	barrier();
 	return page;
@@ -283,6 +287,68 @@ static void pp_leak_bulk_return_forgets(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, page_pool_get_holders(t->pool, &t->holders), 0);
 }
 
+/* A page taken @depth calls down: a stack of its own for each depth,
+ * within the frames a record keeps.
+ */
+static noinline struct page *pp_leak_take_deep(struct page_pool *pool,
+					       unsigned int depth)
+{
+	struct page *page;
+
+	if (depth)
+		page = pp_leak_take_deep(pool, depth - 1);
+	else
+		page = page_pool_alloc_pages(pool, GFP_KERNEL);
+	barrier();
+	return page;
+}
+
+/* Past the groups a listing has room for, pages are only counted. */
+static void pp_leak_more_stacks_than_groups(struct kunit *test)
+{
+	struct page *pages[PAGE_POOL_HOLDER_GROUPS + 1];
+	struct pp_leak_test *t = test->priv;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(pages); i++) {
+		pages[i] = pp_leak_take_deep(t->pool, i);
+		KUNIT_ASSERT_NOT_NULL(test, pages[i]);
+	}
+	KUNIT_EXPECT_EQ(test, page_pool_get_holders(t->pool, &t->holders),
+			PAGE_POOL_HOLDER_GROUPS + 1);
+	KUNIT_EXPECT_EQ(test, t->holders.groups, PAGE_POOL_HOLDER_GROUPS);
+	KUNIT_EXPECT_EQ(test, t->holders.others, 1);
+	for (i = 0; i < ARRAY_SIZE(pages); i++)
+		page_pool_put_full_page(t->pool, pages[i], false);
+	KUNIT_EXPECT_EQ(test, page_pool_get_holders(t->pool, &t->holders), 0);
+}
+
+/* Groups come the page out the longest first, whichever holds most. */
+static void pp_leak_oldest_holder_first(struct kunit *test)
+{
+	struct pp_leak_test *t = test->priv;
+	const struct page_pool_holder *g = t->holders.group;
+	struct page *pages[3];
+	unsigned int i;
+
+	pages[0] = pp_leak_take_in_rescue(t->pool);
+	/* Two ticks asleep: the later pages are a jiffy younger at least. */
+	schedule_timeout_uninterruptible(2);
+	pp_leak_refill_n(t->pool, pages + 1, 2);
+	for (i = 0; i < 3; i++)
+		KUNIT_ASSERT_NOT_NULL(test, pages[i]);
+
+	KUNIT_EXPECT_EQ(test, page_pool_get_holders(t->pool, &t->holders), 3);
+	KUNIT_ASSERT_EQ(test, t->holders.groups, 2);
+	KUNIT_EXPECT_EQ(test, g[0].pages, 1);
+	KUNIT_EXPECT_TRUE(test, pp_leak_stack_has(&g[0], "pp_leak_take_in_rescue"));
+	KUNIT_EXPECT_EQ(test, g[1].pages, 2);
+	KUNIT_EXPECT_GT(test, g[0].age, g[1].age);
+	KUNIT_EXPECT_PTR_EQ(test, page_pool_top_holder(&t->holders), &g[1]);
+	for (i = 0; i < 3; i++)
+		page_pool_put_full_page(t->pool, pages[i], false);
+}
+
 static struct kunit_case pp_leak_cases[] = {
 	KUNIT_CASE(pp_leak_groups_by_stack),
 	KUNIT_CASE(pp_leak_skb_names_receive_path),
@@ -292,6 +358,8 @@ static struct kunit_case pp_leak_cases[] = {
 	KUNIT_CASE(pp_leak_release_forgets),
 	KUNIT_CASE(pp_leak_skb_without_pool_pages),
 	KUNIT_CASE(pp_leak_bulk_return_forgets),
+	KUNIT_CASE(pp_leak_more_stacks_than_groups),
+	KUNIT_CASE(pp_leak_oldest_holder_first),
 	{}
 };
 

@@ -81,9 +81,10 @@ static __always_inline void pp_leak_note_back_bulk(struct page_pool *pool,
 {
 	int i;
 
-	if (static_branch_unlikely(&page_pool_leak_trace))
+	if (static_branch_unlikely(&page_pool_leak_trace)) {
 		for (i = 0; i < count; i++)
 			page_pool_note_back(pool, pages[i]);
+	}
 }
 #else
 static inline void pp_leak_note_out(struct page_pool *pool, struct page *page)

@@ -370,8 +370,9 @@ static ssize_t pp_hold_store(struct device *dev, struct device_attribute *attr,
 		return -EINVAL;
 	}
 #ifndef PAGE_POOL_HAS_NETDEV
-	/* 6.1's pool drops its device reference from a work item after the
-	 * last page returns, which may run after the module is gone.
+	/* 6.1's pool, when it maps, drops its device reference from a work
+	 * item after the last page returns, which may run after the module
+	 * is gone.
 	 */
 	if (hold) {
 		dev_warn(dev, "pp_hold: 6.1's page pool cannot outlive the device\n");

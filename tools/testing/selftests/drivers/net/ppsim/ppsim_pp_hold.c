@@ -268,23 +268,26 @@ TEST_F(pp_hold, refusals)
 /* 6.1's pool cannot outlive its device: pp_hold refuses to hold a page. */
 TEST(refused_by_6_1_pool)
 {
-	char ifname[IFNAMSIZ];
+	char ifname[IFNAMSIZ] = "";
 	struct nl nl;
 	int err;
 
 	if (access(BUS "/new_device", W_OK))
 		SKIP(return, "no ppsim bus (CONFIG_PPSIM) or not root");
 	err = nl_open(&nl);
-	if (!err)
+	if (!err) {
 		close(nl.fd);
-	if (err != -ENOENT)
 		SKIP(return, "our page pool, which pp_hold's other cases cover");
+	}
+	ASSERT_EQ(-ENOENT, err);
 	ASSERT_EQ(0, dev_create(DEV_ID + 2));
 	EXPECT_EQ(0, dev_attr_write(DEV_ID + 2, "rx_mode", "pool"));
 	EXPECT_EQ(0, dev_ifname(DEV_ID + 2, ifname));
 	EXPECT_EQ(0, if_set(ifname, true));
 	EXPECT_EQ(-EOPNOTSUPP, dev_attr_write(DEV_ID + 2, "pp_hold", "1"));
 	EXPECT_EQ(0, pp_hold_read(DEV_ID + 2));
+	/* Were it held, the page must go back while its pool is there. */
+	dev_attr_write(DEV_ID + 2, "pp_hold", "0");
 	dev_cleanup(DEV_ID + 2);
 }
 
