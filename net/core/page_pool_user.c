@@ -156,8 +156,14 @@ static bool pp_nl_on_loopback(const struct page_pool *pool)
 	return netdev == dev_net(netdev)->loopback_dev;
 }
 
-/* Pages out; may lag or lead by a page the owner or a returner moves. */
-static u64 pp_nl_inflight(const struct page_pool *pool)
+/**
+ * page_pool_listed_inflight() - a listed pool's pages out, as netlink says
+ * @pool: a listed pool
+ *
+ * May lag or lead by a page that the owner or a returner moves meanwhile.
+ * Return: what page-pool-get reports as inflight.
+ */
+u64 page_pool_listed_inflight(const struct page_pool *pool)
 {
 	u32 release = atomic_read(&pool->pages_state_release_cnt);
 	s32 inflight = READ_ONCE(pool->pages_state_hold_cnt) - release;
@@ -181,7 +187,7 @@ static int pp_nl_put_ids(struct sk_buff *skb, const struct page_pool *pool)
 static int pp_nl_fill(struct sk_buff *skb, struct page_pool *pool,
 		      u32 portid, u32 seq, int flags, u8 cmd)
 {
-	u64 inflight = pp_nl_inflight(pool);
+	u64 inflight = page_pool_listed_inflight(pool);
 	void *hdr;
 
 	hdr = genlmsg_put(skb, portid, seq, &pp_nl_family, flags, cmd);
@@ -545,17 +551,6 @@ int page_pool_listed_ifindex(const struct page_pool *pool)
 	if (!pool->user.netdev || pp_nl_on_loopback(pool))
 		return 0;
 	return pool->user.netdev->ifindex;
-}
-
-/**
- * page_pool_listed_inflight() - a listed pool's pages out, as netlink says
- * @pool: a listed pool
- *
- * Return: what page-pool-get reports as inflight.
- */
-u64 page_pool_listed_inflight(const struct page_pool *pool)
-{
-	return pp_nl_inflight(pool);
 }
 
 /**
